@@ -12,7 +12,9 @@ not) from the script and lists the model at GET /v1/models. Every request body i
 exactly as received (a body that spans lines or is not a JSON object is recorded as a JSON string). Turns advance per
 conversation (its first two messages); a request without tools gets "Untitled"; past the script's end, "Done.".
 POST /v1/responses (OpenAI Responses, as codex sends it) and POST /v1/messages (Anthropic Messages, as claude-code
-sends it) are answered from the same script in their own shapes. Stops on Ctrl-C (SIGINT) or SIGTERM.
+sends it) are answered from the same script in their own shapes. Chat completions also answer vLLM's extensions:
+"return_token_ids": true adds prompt_token_ids and choices[0].token_ids, "logprobs": true adds per-token logprobs
+(deterministic: the UTF-8 bytes of a ChatML-style rendering). Stops on Ctrl-C (SIGINT) or SIGTERM.
 
 Options:
   --script FILE   turns.json: a list of {"tool_calls": [{"name", "arguments"}]} or {"content"} (required)
@@ -20,6 +22,9 @@ Options:
   --host HOST     address to bind (default 127.0.0.1)
   --port N        port (default 8000; 0 picks a free one)
   --model NAME    model name listed and answered (default pgs-stub)
+  --advance MODE  requests (default): each request with tools takes its conversation's next turn, one without tools
+                  is a side request; history: the turn is the number of assistant messages in the request (for
+                  pgs eval with k > 1, identical episodes at once, and text protocols)
   -h, --help      this help`;
 
 function port(value: string | undefined): number {
@@ -43,11 +48,16 @@ export const harnessServe: Command = {
       host: { type: "string" },
       port: { type: "string" },
       model: { type: "string" },
+      advance: { type: "string" },
     });
     if (values.help) return console.log(usage), 0;
     if (positionals.length) throw new UsageError(`harness serve: unexpected argument ${positionals[0]}`);
     if (!values.script) throw new UsageError("harness serve: --script is required");
     if (!values.out) throw new UsageError("harness serve: --out is required");
+    const advance = values.advance ?? "requests";
+    if (advance !== "requests" && advance !== "history") {
+      throw new UsageError(`harness serve: --advance must be requests or history, got ${JSON.stringify(advance)}`);
+    }
     let text: string;
     try {
       text = await Deno.readTextFile(values.script);
@@ -67,6 +77,7 @@ export const harnessServe: Command = {
       hostname: values.host ?? "127.0.0.1",
       port: port(values.port),
       truncate: false,
+      advance,
     });
     console.error(
       `pgs harness serve: listening on http://${values.host ?? "127.0.0.1"}:${stub.port}/v1 (${turns.length} turns)`,

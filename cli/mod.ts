@@ -8,6 +8,7 @@ import { harnessProfiles, harnessShow } from "./harness_profiles.ts";
 import { harnessServe } from "./harness_serve.ts";
 import { harnessCapture } from "./harness_capture.ts";
 import { harnessDiff } from "./harness_diff.ts";
+import { evalCommand } from "./eval.ts";
 
 /** The version printed by `pgs --version`. */
 export const VERSION: string = denoJson.version;
@@ -21,6 +22,7 @@ export const COMMANDS: Command[] = [
   harnessServe,
   harnessCapture,
   harnessDiff,
+  evalCommand,
 ];
 
 function help(): string {

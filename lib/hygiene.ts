@@ -135,6 +135,18 @@ export function removeAllSync(): void {
   }
 }
 
+const signalHooks = new Set<() => void>();
+
+/**
+ * Registers a synchronous function run on SIGINT/SIGTERM before this process's containers are removed and it exits
+ * (e.g. writing a summary of what finished). Returns a function that unregisters it.
+ */
+export function onSignalExit(fn: () => void): () => void {
+  signalHooks.add(fn);
+  installExitHooks();
+  return () => signalHooks.delete(fn);
+}
+
 function installExitHooks(): void {
   if (hooksInstalled) return;
   hooksInstalled = true;
@@ -142,6 +154,11 @@ function installExitHooks(): void {
   for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     try {
       Deno.addSignalListener(sig, () => {
+        for (const fn of signalHooks) {
+          try {
+            fn();
+          } catch { /* cleanup still runs */ }
+        }
         removeAllSync();
         Deno.exit(code);
       });

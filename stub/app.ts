@@ -5,6 +5,7 @@ import type { ScriptRunner } from "./script.ts";
 import { chatChunks, chatCompletion, sseStream, usageFor } from "./sse.ts";
 import { ResponsesApi } from "./responses_api.ts";
 import { MessagesApi } from "./messages_api.ts";
+import { logprobsContent, renderCompletion, renderPrompt, tokenIds } from "./tokens.ts";
 
 /** What the app needs: the script, the recorder, and the model name it advertises. */
 export interface StubOptions {
@@ -57,7 +58,20 @@ export function createStubApp(opts: StubOptions): Hono {
     const reply = opts.script.next({ messages: body.messages, tools: body.tools });
     const model = typeof body.model === "string" && body.model ? body.model : opts.model;
     const usage = usageFor(bytes.length, reply);
-    if (body.stream !== true) return c.json(chatCompletion(reply, model, now(), usage));
+    if (body.stream !== true) {
+      const out = chatCompletion(reply, model, now(), usage);
+      // vLLM's extensions: token ids with `return_token_ids`, per-token logprobs with `logprobs`.
+      if (body.return_token_ids === true || body.logprobs === true) {
+        const choice = (out.choices as Record<string, unknown>[])[0];
+        const completion = tokenIds(renderCompletion(reply));
+        if (body.return_token_ids === true) {
+          out.prompt_token_ids = tokenIds(renderPrompt(body.messages, body.tools));
+          choice.token_ids = completion;
+        }
+        if (body.logprobs === true) choice.logprobs = { content: logprobsContent(completion) };
+      }
+      return c.json(out);
+    }
     const so = body.stream_options as { include_usage?: unknown } | undefined;
     const chunks = chatChunks(reply, { model, created: now(), usage: so?.include_usage === true ? usage : undefined });
     return new Response(sseStream(chunks), {

@@ -74,24 +74,36 @@ function parseTurn(t: unknown, i: number): Turn {
   };
 }
 
-/** The script with per-conversation positions: each request with tools takes the conversation's next turn. */
+/**
+ * How the script advances. `requests` (for recording a harness): each request with tools takes its conversation's
+ * next turn, and a request without tools is a side request. `history` (for running many identical episodes at
+ * once, and text protocols): the turn is the number of assistant messages in the request; no side requests.
+ */
+export type Advance = "requests" | "history";
+
+/** The script with per-conversation positions. */
 export class ScriptRunner {
   #turns: Turn[];
   #next = new Map<string, number>();
   #side = 0;
 
-  constructor(turns: Turn[]) {
+  constructor(turns: Turn[], readonly advance: Advance = "requests") {
     this.#turns = turns;
   }
 
   /** The reply to a chat request `{messages, tools?}`; advances its conversation unless it is a side request. */
   next(body: { messages: unknown[]; tools?: unknown }): Reply {
     const key = conversationKey(body.messages);
-    if (!Array.isArray(body.tools) || body.tools.length === 0) {
-      return { id: completionId(`side:${this.#side++}`, 0), content: SIDE_TEXT, toolCalls: [], turn: null };
+    let n: number;
+    if (this.advance === "history") {
+      n = body.messages.filter((m) => (m as { role?: unknown })?.role === "assistant").length;
+    } else {
+      if (!Array.isArray(body.tools) || body.tools.length === 0) {
+        return { id: completionId(`side:${this.#side++}`, 0), content: SIDE_TEXT, toolCalls: [], turn: null };
+      }
+      n = this.#next.get(key) ?? 0;
     }
-    const n = this.#next.get(key) ?? 0;
-    this.#next.set(key, n + 1);
+    this.#next.set(key, Math.max(n + 1, this.#next.get(key) ?? 0));
     const id = completionId(key, n);
     const turn = this.#turns[n];
     if (!turn) return { id, content: DONE_TEXT, toolCalls: [], turn: null };

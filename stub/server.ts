@@ -1,7 +1,7 @@
 /** The recording stub, served in-process: `createStubApp` + Recorder + ScriptRunner on `Deno.serve`. */
 import { createStubApp } from "./app.ts";
 import { Recorder } from "./recorder.ts";
-import { ScriptRunner, type Turn } from "./script.ts";
+import { type Advance, ScriptRunner, type Turn } from "./script.ts";
 
 /** A running stub; `stop()` shuts the server and flushes the recording. */
 export interface RunningStub {
@@ -21,13 +21,15 @@ export interface StubServeOptions {
   port?: number;
   /** Empty `out` first (default true); false appends to it. */
   truncate?: boolean;
+  /** How the script advances (default "requests"). */
+  advance?: Advance;
 }
 
 /** Starts the stub on `hostname`, recording to `out`. */
 export async function startStub(opts: StubServeOptions): Promise<RunningStub> {
   if (opts.truncate ?? true) await Deno.writeFile(opts.out, new Uint8Array());
   const recorder = await Recorder.open(opts.out);
-  const app = createStubApp({ script: new ScriptRunner(opts.turns), recorder, model: opts.model });
+  const app = createStubApp({ script: new ScriptRunner(opts.turns, opts.advance), recorder, model: opts.model });
   const abort = new AbortController();
   const server = Deno.serve(
     { hostname: opts.hostname, port: opts.port ?? 0, signal: abort.signal, onListen: () => {} },

@@ -25,37 +25,50 @@ function turnFor(ep: ProfileEpisode, tool: string, args: Record<string, unknown>
   throw new Error(`oracle: protocol ${p.kind} is not supported`);
 }
 
+/** A turn the oracle plays. */
+export type OracleTurn = { content: string; tool_calls?: ToolCall[] };
+
 /**
- * Plays the oracle to the end of the episode: one shell call running solve.sh (its stdout is kept aside as the
- * answer), then the stop rule (a reply, the submit or finish tool, or the sentinel). Returns the answer it gave.
+ * The oracle's turns, one at a time: the caller steps the episode with each turn before asking for the next (the
+ * generator reads solve.sh's output from the container in between). First one shell call running solve.sh (its stdout
+ * kept aside as the answer), then the stop rule (a reply, the submit or finish tool, or the sentinel).
  */
-export async function playOracle(ep: ProfileEpisode, solveSh: string): Promise<string> {
-  if (ep.profile.protocol.kind === "terminus_json") return await playKeystrokes(ep, solveSh);
+export async function* oracleTurns(ep: ProfileEpisode, solveSh: string): AsyncGenerator<OracleTurn, string> {
+  if (ep.profile.protocol.kind === "terminus_json") return yield* keystrokeTurns(ep, solveSh);
   const shell = ep.profile.shell;
   if (!shell) throw new Error(`oracle: profile ${ep.profile.name} declares no shell tool`);
   const command = `bash <<'PGS_ORACLE_EOF' > ${OUT}; cat ${OUT}\n${solveSh}\nPGS_ORACLE_EOF`;
-  await ep.step(turnFor(ep, shell.tool, { [shell.arg]: command }));
+  yield turnFor(ep, shell.tool, { [shell.arg]: command });
   const answer = await read(ep.session.box, OUT).catch(() => "");
   const stop = ep.profile.stop;
   for (let i = 0; i < 3 && !ep.done; i++) {
     switch (stop.kind) {
       case "no_call":
-        await ep.step({ content: answer });
+        yield { content: answer };
         break;
       case "sentinel":
-        await ep.step(turnFor(ep, shell.tool, { [shell.arg]: `echo ${stop.text}` }));
+        yield turnFor(ep, shell.tool, { [shell.arg]: `echo ${stop.text}` });
         break;
       case "submit":
-        await ep.step(turnFor(ep, stop.tool, {}, answer));
+        yield turnFor(ep, stop.tool, {}, answer);
         break;
       case "finish":
-        await ep.step(turnFor(ep, stop.tool, { [stop.field]: answer }));
+        yield turnFor(ep, stop.tool, { [stop.field]: answer });
         break;
       default:
         throw new Error(`oracle: stop rule ${stop.kind} is not supported`);
     }
   }
   return answer;
+}
+
+/** Plays the oracle to the end of the episode; returns the answer it gave. */
+export async function playOracle(ep: ProfileEpisode, solveSh: string): Promise<string> {
+  const turns = oracleTurns(ep, solveSh);
+  for (let r = await turns.next();; r = await turns.next()) {
+    if (r.done) return r.value;
+    await ep.step(r.value);
+  }
 }
 
 /** A terminus-style turn: one JSON object of keystroke commands. */
@@ -73,10 +86,10 @@ function keystrokeTurn(commands: { keystrokes: string; duration: number }[], com
  * The oracle under a keystroke protocol: solve.sh typed into the pane as a heredoc to bash (history expansion off
  * first, so `!` survives), then `task_complete` until the flag stop ends the episode (twice when it confirms).
  */
-async function playKeystrokes(ep: ProfileEpisode, solveSh: string): Promise<string> {
+async function* keystrokeTurns(ep: ProfileEpisode, solveSh: string): AsyncGenerator<OracleTurn, string> {
   const heredoc = `bash <<'PGS_ORACLE_EOF' > ${OUT}; cat ${OUT}\n${solveSh.replace(/\n?$/, "\n")}PGS_ORACLE_EOF\n`;
-  await ep.step(keystrokeTurn([{ keystrokes: "set +H\n", duration: 5 }, { keystrokes: heredoc, duration: 60 }], false));
+  yield keystrokeTurn([{ keystrokes: "set +H\n", duration: 5 }, { keystrokes: heredoc, duration: 60 }], false);
   const answer = await read(ep.session.box, OUT).catch(() => "");
-  for (let i = 0; i < 3 && !ep.done; i++) await ep.step(keystrokeTurn([], true));
+  for (let i = 0; i < 3 && !ep.done; i++) yield keystrokeTurn([], true);
   return answer;
 }

@@ -1,0 +1,114 @@
+/** `pgs eval`: k episodes per task against a policy, with trajectories, a summary and an HTML report. */
+import { buildConfig, camel, type RawConfig, readConfigFile } from "../lib/eval/config.ts";
+import { evaluate } from "../lib/eval/eval_run.ts";
+import { onSignalExit } from "../lib/hygiene.ts";
+import { type Command, parseFlags } from "./args.ts";
+
+const usage = `Usage: pgs eval --tasks PATH (--endpoint URL | --policy oracle | --policy script:turns.json) [options]
+
+Runs k episodes of every task under harness profiles against a policy, each in a fresh container scored by the
+task's own tests, and writes to --out: trajectories.jsonl (as episodes end), summary.json and report.html. A re-run
+with the same --out skips finished episodes; infrastructure errors are retried and never count as a reward of 0.
+
+Options (a YAML file given by --config takes the same names, kebab- or snake-case; flags win):
+  --config FILE              YAML settings
+  --tasks PATH               a task, a folder of tasks, or a rows JSONL (harbor rows output)
+  --endpoint URL             OpenAI-compatible base URL (vLLM, SGLang, Ollama, pgs harness serve), e.g. http://127.0.0.1:8000/v1
+  --model NAME               model name (default: the first the endpoint lists)
+  --api-key-env NAME         environment variable holding the API key
+  --policy P                 endpoint (default with --endpoint), oracle (solution/solve.sh), script:FILE (turns.json)
+  --profiles a=1,b=2         weighted profile mix, one profile per task (group), drawn from sha256(seed, group, task)
+  --profile NAME             one profile (default palingenesis-default@1)
+  -k N                       samples per task (default 1)
+  --temperature X, --top-p X, --top-k N, --max-tokens N   sampling (default: the server's)
+  --max-turns N              turns per episode; a row's max_turns wins (default 32)
+  --max-concurrent N         episodes alive at once, per Docker engine (default 8)
+  --max-starting N           containers starting at once, per Docker engine (default 4)
+  --chat-template-kwargs J   JSON object sent as vLLM's chat_template_kwargs, e.g. '{"enable_thinking":false}'
+  --token-ids                ask for logprobs and vLLM's return_token_ids; store rollout_details, flag drift
+  --seed N                   seed of the profile draw (default 0)
+  --docker-host H            a Docker engine (repeat to spread episodes over several; default DOCKER_HOST)
+  --out DIR                  output folder (default ./pgs-eval)
+  --redo                     discard finished episodes in --out and run everything again
+  --request-timeout SEC      seconds one model request may take (default 600)
+  --pass-threshold X         a reward at or above X passes (default 1)
+  --profiles-module FILE     a module registering more profiles
+  --json                     print summary.json to stdout at the end
+  -h, --help                 this help
+
+Exit code: 0 when every episode was scored, 1 when some hit an infrastructure error, 2 for bad usage.`;
+
+/** The `eval` command. */
+export const evalCommand: Command = {
+  name: "eval",
+  summary: "evaluate a policy on tasks under harness profiles (pass@k, trajectories, report)",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parseFlags("eval", argv, {
+      config: { type: "string" },
+      tasks: { type: "string" },
+      endpoint: { type: "string" },
+      model: { type: "string" },
+      "api-key-env": { type: "string" },
+      policy: { type: "string" },
+      profiles: { type: "string" },
+      profile: { type: "string" },
+      k: { type: "string", short: "k" },
+      temperature: { type: "string" },
+      "top-p": { type: "string" },
+      "top-k": { type: "string" },
+      "max-tokens": { type: "string" },
+      "max-turns": { type: "string" },
+      "max-concurrent": { type: "string" },
+      "max-starting": { type: "string" },
+      "chat-template-kwargs": { type: "string" },
+      "token-ids": { type: "boolean" },
+      seed: { type: "string" },
+      "docker-host": { type: "string", multiple: true },
+      out: { type: "string" },
+      redo: { type: "boolean" },
+      "request-timeout": { type: "string" },
+      "pass-threshold": { type: "string" },
+      "profiles-module": { type: "string" },
+      json: { type: "boolean" },
+    });
+    if (values.help) return console.log(usage), 0;
+    if (positionals.length) {
+      return console.error(`pgs: eval: unexpected argument ${positionals[0]} (give tasks with --tasks)`), 2;
+    }
+    const file = values.config ? await readConfigFile(values.config) : {};
+    const flags: RawConfig = {};
+    for (const [k, v] of Object.entries(values)) {
+      if (["config", "json", "help", "docker-host", "request-timeout"].includes(k)) continue;
+      flags[camel(k)] = v;
+    }
+    flags.requestTimeoutSec = values["request-timeout"];
+    if (values["docker-host"]) flags.hosts = values["docker-host"];
+    const cfg = buildConfig(file, flags, values.config);
+
+    const stop = new AbortController();
+    let flush: (() => void) | undefined;
+    const off = onSignalExit(() => {
+      stop.abort();
+      flush?.();
+      console.error("\npgs eval: interrupted; containers removed, finished episodes kept (re-run to resume)");
+    });
+    try {
+      const r = await evaluate(cfg, { signal: stop.signal, onFlush: (f) => flush = f });
+      const s = r.summary;
+      const pct = (x: number | null) => x === null ? "-" : `${(x * 100).toFixed(1)}%`;
+      if (values.json) console.log(JSON.stringify(s, null, 2));
+      console.error(
+        `pgs eval: ${s.overall.episodes} scored (${r.ran} run now, ${r.skipped} already done), pass@1 ${
+          pct(s.overall["pass@1"])
+        }, pass@${s.k} ${pct(s["pass@k"])}, ${s.overall.infra_errors} infra errors → ${r.out}`,
+      );
+      for (const [p, ps] of Object.entries(s.profiles)) {
+        console.error(`  ${p.padEnd(32)} pass@1 ${pct(ps["pass@1"]).padStart(6)}  (${ps.passes}/${ps.episodes})`);
+      }
+      return s.overall.infra_errors ? 1 : 0;
+    } finally {
+      off();
+    }
+  },
+};

@@ -1,0 +1,217 @@
+/**
+ * One evaluation episode: reset a fresh container under the row's profile, ask the policy for turns and step the
+ * harness until the stop rule, the turn limit, the agent timeout or a context overflow ends it, then score it with
+ * the verifier. Infrastructure failures become an `infra_error` record with no reward, never a reward of 0.
+ */
+import { createHash } from "node:crypto";
+import type { EnvRow, HarborEnv, HarborEpisode } from "../harbor_env.ts";
+import { resolveProfileName } from "../harness/registry.ts";
+import type { Policy, PolicyTurn, TurnTokens } from "./policy.ts";
+import { PolicyError } from "./policy.ts";
+import type { Semaphore } from "./semaphore.ts";
+import { type ExitStatus, type RolloutDetail, type Trajectory, TRAJECTORY_FORMAT, trajectoryId } from "./trajectory.ts";
+
+/** One episode to run: a row, its id (the draw's group) and the sample index. */
+export interface EpisodeJob {
+  row: EnvRow;
+  rowId: string;
+  sample: number;
+}
+
+/** How episodes are run. */
+export interface EpisodeRunOptions {
+  policy: Policy;
+  /** Turns before the episode is cut off (a row's `max_turns` wins; default 32). */
+  maxTurns?: number;
+  /** Limits containers starting at once (default: no limit). */
+  startGate?: Semaphore;
+  /** Stops the episode (it is then not recorded). */
+  signal?: AbortSignal;
+  /** Recorded as `model` (default none). */
+  model?: string;
+  /** Recorded as `docker_host` (default "default"). */
+  dockerHost?: string;
+}
+
+/** Thrown when an episode is stopped by the run's signal: nothing is recorded for it. */
+export class EpisodeAborted extends Error {
+  override name = "EpisodeAborted";
+}
+
+/** The id of a row: sha256 of its JSON, 12 hex digits. */
+export function rowId(row: EnvRow): string {
+  return createHash("sha256").update(JSON.stringify(row)).digest("hex").slice(0, 12);
+}
+
+function startsWith(a: number[], prefix: number[]): boolean {
+  if (a.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (a[i] !== prefix[i]) return false;
+  return true;
+}
+
+/** Runs one episode to its end and returns its record. */
+export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeRunOptions): Promise<Trajectory> {
+  const started = new Date();
+  const t0 = performance.now();
+  const key = env.pick(job.row, job.rowId);
+  const base: Omit<Trajectory, "exit_status" | "reward" | "timings" | "ended_at"> = {
+    format: TRAJECTORY_FORMAT,
+    id: trajectoryId(job.rowId, job.sample),
+    row_id: job.rowId,
+    task: job.row.task_dir.split("/").filter(Boolean).pop() ?? job.row.task_dir,
+    task_dir: job.row.task_dir,
+    sample: job.sample,
+    profile: key,
+    profile_key: key,
+    policy: opts.policy.name,
+    ...(opts.model ? { model: opts.model } : {}),
+    messages: [],
+    tools: [],
+    chat_template_kwargs: {},
+    answer: "",
+    metrics: {},
+    turns: 0,
+    counters: { tool_calls: 0, format_errors: 0, unknown_tools: 0 },
+    docker_host: opts.dockerHost ?? "default",
+    started_at: started.toISOString(),
+  };
+  const timings = { start_ms: 0, policy_ms: 0, tools_ms: 0, verify_ms: 0, total_ms: 0 };
+  const done = (t: Partial<Trajectory> & { exit_status: ExitStatus; reward: number | null }): Trajectory => {
+    timings.total_ms = Math.round(performance.now() - t0);
+    for (const k of Object.keys(timings) as (keyof typeof timings)[]) timings[k] = Math.round(timings[k]);
+    return { ...base, ...t, timings, ended_at: new Date().toISOString() };
+  };
+  try {
+    base.profile = resolveProfileName(key);
+  } catch (e) {
+    return done({ exit_status: "infra_error", reward: null, error: (e as Error).message });
+  }
+  if (opts.signal?.aborted) throw new EpisodeAborted();
+
+  let ep: HarborEpisode;
+  const release = await opts.startGate?.acquire();
+  try {
+    ep = await env.reset(job.row, job.rowId);
+  } catch (e) {
+    return done({ exit_status: "infra_error", reward: null, error: `start: ${(e as Error).message}` });
+  } finally {
+    release?.();
+    timings.start_ms = performance.now() - t0;
+  }
+  base.task = ep.task.name;
+  base.tools = ep.tools;
+  base.chat_template_kwargs = ep.chatTemplateKwargs;
+
+  const maxTurns = job.row.max_turns ?? opts.maxTurns ?? 32;
+  const deadline = performance.now() + ep.task.config.agent.timeoutSec * 1000;
+  const tokens: (TurnTokens | undefined)[] = [];
+  const drift: number[] = [];
+  const usage = { prompt_tokens: 0, completion_tokens: 0 };
+  let exit: ExitStatus = "max_turns";
+  let error: string | undefined;
+  try {
+    for (let turn = 0; turn < maxTurns; turn++) {
+      if (opts.signal?.aborted) throw new EpisodeAborted();
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        exit = "timeout";
+        break;
+      }
+      const timeout = AbortSignal.timeout(left);
+      const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+      let reply: PolicyTurn;
+      const tp = performance.now();
+      try {
+        reply = await opts.policy.turn({
+          messages: [...ep.episode.messages],
+          tools: ep.tools,
+          chatTemplateKwargs: ep.chatTemplateKwargs,
+          episode: ep,
+          turn,
+          signal,
+        });
+      } catch (e) {
+        if (opts.signal?.aborted) throw new EpisodeAborted();
+        if (timeout.aborted) {
+          exit = "timeout";
+          break;
+        }
+        if (e instanceof PolicyError && e.kind === "context_length") {
+          exit = "context_length";
+          error = e.message;
+          break;
+        }
+        throw e;
+      } finally {
+        timings.policy_ms += performance.now() - tp;
+      }
+      if (reply.usage) {
+        usage.prompt_tokens += reply.usage.prompt_tokens ?? 0;
+        usage.completion_tokens += reply.usage.completion_tokens ?? 0;
+      }
+      const prev = tokens[tokens.length - 1];
+      if (
+        reply.tokens && prev && !startsWith(reply.tokens.prompt_token_ids, [
+          ...prev.prompt_token_ids,
+          ...prev.completion_token_ids,
+        ])
+      ) drift.push(turn);
+      tokens.push(reply.tokens);
+      const { tokens: _t, usage: _u, ...assistant } = reply;
+      const ts = performance.now();
+      const r = await ep.step(assistant);
+      timings.tools_ms += performance.now() - ts;
+      if (r.done) {
+        exit = r.exitStatus ?? "stop_rule";
+        break;
+      }
+    }
+  } catch (e) {
+    opts.policy.end?.(ep);
+    await ep.close();
+    if (e instanceof EpisodeAborted) throw e;
+    return done({ ...episodeFields(ep), exit_status: "infra_error", reward: null, error: (e as Error).message });
+  }
+  opts.policy.end?.(ep);
+
+  const tv = performance.now();
+  let scored;
+  try {
+    scored = await ep.finish();
+  } catch (e) {
+    return done({
+      ...episodeFields(ep),
+      exit_status: "infra_error",
+      reward: null,
+      error: `verify: ${(e as Error).message}`,
+    });
+  } finally {
+    timings.verify_ms = performance.now() - tv;
+  }
+  const rollout: RolloutDetail[] | undefined = tokens.some(Boolean)
+    ? [{
+      prompt_token_ids: tokens.map((t) => t?.prompt_token_ids ?? []),
+      completion_token_ids: tokens.map((t) => t?.completion_token_ids ?? []),
+      logprobs: tokens.map((t) => t?.logprobs ?? []),
+    }]
+    : undefined;
+  return done({
+    ...episodeFields(ep),
+    answer: scored.answer,
+    reward: scored.reward,
+    metrics: scored.metrics,
+    exit_status: exit,
+    ...(error ?? scored.verifierError ? { error: error ?? scored.verifierError } : {}),
+    ...(rollout ? { rollout_details: rollout, drift_turns: drift } : {}),
+    ...(usage.prompt_tokens || usage.completion_tokens ? { usage } : {}),
+  });
+}
+
+function episodeFields(ep: HarborEpisode): Partial<Trajectory> {
+  const c = ep.episode.counters;
+  return {
+    messages: ep.episode.messages,
+    turns: c.turns,
+    counters: { tool_calls: c.toolCalls, format_errors: c.formatErrors, unknown_tools: c.unknownTools },
+  };
+}

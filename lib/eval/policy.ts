@@ -1,0 +1,128 @@
+/**
+ * Policies: what answers each turn of an episode. An endpoint (any OpenAI-compatible server), a turn script (the
+ * stub's turns.json, no server), the oracle (solve.sh through the profile's own tools), or a function.
+ */
+import type { HarborEpisode } from "../harbor_env.ts";
+import type { AssistantTurn } from "../harness/episode.ts";
+import { type OracleTurn, oracleTurns } from "../harness/oracle_policy.ts";
+import type { ChatMessage, ToolSchema } from "../harness/types.ts";
+import { DONE_TEXT, type Turn } from "../../stub/script.ts";
+
+/** Sampling parameters sent with each request (unset ones are left to the server). */
+export interface Sampling {
+  temperature?: number;
+  topP?: number;
+  /** vLLM's `top_k` extension. */
+  topK?: number;
+  maxTokens?: number;
+  /** Sent as `seed` (default none). */
+  seed?: number;
+}
+
+/** What a policy is asked for one turn. */
+export interface PolicyRequest {
+  /** The whole history as the harness keeps it. */
+  messages: ChatMessage[];
+  /** Tool schemas (empty for text protocols). */
+  tools: ToolSchema[];
+  /** Chat-template kwargs for this episode (model < profile < row). */
+  chatTemplateKwargs: Record<string, unknown>;
+  /** The live episode (the oracle reads the container through it). */
+  episode: HarborEpisode;
+  /** 0-based turn index. */
+  turn: number;
+  /** Aborted when the run stops or the episode times out. */
+  signal?: AbortSignal;
+}
+
+/** Token ids and logprobs of one turn, when the endpoint returned them. */
+export interface TurnTokens {
+  prompt_token_ids: number[];
+  completion_token_ids: number[];
+  logprobs: number[];
+}
+
+/** A policy's turn: the assistant turn plus what the endpoint reported. */
+export interface PolicyTurn extends AssistantTurn {
+  tokens?: TurnTokens;
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
+}
+
+/** Answers turns. `name` is recorded in trajectories and run.json. */
+export interface Policy {
+  readonly name: string;
+  turn(req: PolicyRequest): Promise<PolicyTurn>;
+  /** Called once per episode when it ends (frees per-episode state). */
+  end?(episode: HarborEpisode): void;
+}
+
+/** Why a policy could not answer: `context_length` ends the episode (it is scored); `infra` is an infrastructure error. */
+export class PolicyError extends Error {
+  override name = "PolicyError";
+  constructor(message: string, readonly kind: "context_length" | "infra") {
+    super(message);
+  }
+}
+
+/** A turn from the stub's script format, with stable tool-call ids. */
+export function scriptTurn(turn: Turn | undefined, index: number): AssistantTurn {
+  if (!turn) return { content: DONE_TEXT, finish_reason: "stop" };
+  if ("content" in turn) return { content: turn.content, finish_reason: "stop" };
+  return {
+    content: null,
+    finish_reason: "tool_calls",
+    tool_calls: turn.tool_calls.map((c, i) => ({
+      id: `call_${index}_${i}`,
+      type: "function" as const,
+      function: {
+        name: c.name,
+        arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
+      },
+    })),
+  };
+}
+
+/** Plays a turn script (turns.json) from its start in every episode; past its end it replies "Done.". */
+export function scriptPolicy(turns: Turn[], name = "script"): Policy {
+  return {
+    name,
+    turn: (req) => Promise.resolve(scriptTurn(turns[req.turn], req.turn)),
+  };
+}
+
+/** Solves each task with its solution/solve.sh through the profile's own shell tool and stop rule. */
+export function oraclePolicy(): Policy {
+  const running = new WeakMap<HarborEpisode, AsyncGenerator<OracleTurn, string>>();
+  return {
+    name: "oracle",
+    async turn(req) {
+      const ep = req.episode;
+      let gen = running.get(ep);
+      if (!gen) {
+        const solve = ep.task.paths.solveSh;
+        if (!solve) throw new PolicyError(`${ep.task.name}: no solution/solve.sh for the oracle`, "infra");
+        gen = oracleTurns(ep.episode, await Deno.readTextFile(solve));
+        running.set(ep, gen);
+      }
+      const r = await gen.next();
+      return r.done ? { content: r.value } : r.value;
+    },
+    end(ep) {
+      running.delete(ep);
+    },
+  };
+}
+
+/** A function engine: gets the request, returns the assistant turn (or just its text). */
+export type PolicyFn = (req: PolicyRequest) => Promise<AssistantTurn | string> | AssistantTurn | string;
+
+/** Wraps a function as a policy. */
+export function functionPolicy(fn: PolicyFn, name = "function"): Policy {
+  return {
+    name,
+    async turn(req) {
+      const t = await fn(req);
+      return typeof t === "string" ? { content: t } : t;
+    },
+  };
+}

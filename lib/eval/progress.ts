@@ -1,0 +1,67 @@
+/**
+ * Eval progress on stderr: a bar redrawn in place on a terminal (done/total, pass rate so far, episodes per minute,
+ * errors), one line per finished episode otherwise.
+ */
+import type { Trajectory } from "./trajectory.ts";
+
+/** Progress reporting for a run of `total` episodes (`already` of them done by an earlier run). */
+export class Progress {
+  #done = 0;
+  #passes = 0;
+  #scored = 0;
+  #errors = 0;
+  #t0 = performance.now();
+  readonly #tty: boolean;
+
+  constructor(
+    readonly total: number,
+    readonly already = 0,
+    readonly passThreshold = 1,
+    private write: (s: string) => void = (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)),
+    tty?: boolean,
+  ) {
+    this.#tty = tty ?? Deno.stderr.isTerminal();
+    if (this.#tty) this.#draw();
+  }
+
+  /** Counts a finished episode and shows it. */
+  episode(t: Trajectory): void {
+    this.#done++;
+    if (t.reward === null) this.#errors++;
+    else {
+      this.#scored++;
+      if (t.reward >= this.passThreshold) this.#passes++;
+    }
+    if (this.#tty) this.#draw();
+    else this.write(this.line(t) + "\n");
+  }
+
+  /** The line shown for an episode when not on a terminal. */
+  line(t: Trajectory): string {
+    const n = `${this.already + this.#done}/${this.total}`;
+    const r = t.reward === null ? "infra_error" : `reward=${Math.round(t.reward * 1000) / 1000}`;
+    const err = t.reward === null && t.error ? `  ${t.error.split("\n")[0].slice(0, 160)}` : "";
+    return `${n} ${t.task} ${t.profile} #${t.sample} ${r} ${t.exit_status} ${t.turns} turns ${
+      (t.timings.total_ms / 1000).toFixed(1)
+    }s${err}`;
+  }
+
+  /** Ends the bar's line. */
+  close(): void {
+    if (this.#tty) this.write("\n");
+  }
+
+  #draw(): void {
+    const done = this.already + this.#done;
+    const width = 30;
+    const fill = this.total ? Math.round((done / this.total) * width) : width;
+    const min = (performance.now() - this.#t0) / 60_000;
+    const rate = min > 0 ? (this.#done / min).toFixed(1) : "0";
+    const pass = this.#scored ? `${((this.#passes / this.#scored) * 100).toFixed(0)}%` : "–";
+    this.write(
+      `\r[${"#".repeat(fill)}${
+        ".".repeat(width - fill)
+      }] ${done}/${this.total}  pass ${pass}  ${rate} ep/min  errors ${this.#errors}\x1b[K`,
+    );
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Runs k episodes per row over one or more Docker engines: each engine has its own HarborEnv (so its own image
+ * cache), its own number of live episodes and its own limit on containers starting at once. Jobs go out sample by
+ * sample (every row's sample 0 first), so an interrupted run still covers every task.
+ */
+import { Docker } from "../docker.ts";
+import { type EnvRow, HarborEnv, type HarborEnvOptions } from "../harbor_env.ts";
+import { reapOrphans } from "../hygiene.ts";
+import { type EndpointOptions, endpointPolicy } from "./endpoint_policy.ts";
+import { EpisodeAborted, type EpisodeJob, rowId, runEpisode } from "./episode_runner.ts";
+import { functionPolicy, type Policy, type PolicyFn } from "./policy.ts";
+import { Semaphore } from "./semaphore.ts";
+import { type Trajectory, trajectoryId } from "./trajectory.ts";
+
+/** One Docker engine and its limits. */
+export interface DockerHostOptions {
+  /** A DOCKER_HOST value (default: the environment's). */
+  host?: string;
+  /** Episodes alive at once on this engine (default: the run's `maxConcurrent`). */
+  maxConcurrent?: number;
+  /** Containers starting at once on this engine (default: the run's `maxStarting`). */
+  maxStarting?: number;
+}
+
+/** Options of a run. */
+export interface RunEpisodesOptions {
+  /** Samples per row (default 1). */
+  k?: number;
+  /** Turn limit (a row's `max_turns` wins; default 32). */
+  maxTurns?: number;
+  /** Episodes alive at once, per engine (default 8). */
+  maxConcurrent?: number;
+  /** Containers starting at once, per engine (default 4). */
+  maxStarting?: number;
+  /** Engines to spread episodes over (default: one, the environment's DOCKER_HOST). */
+  hosts?: DockerHostOptions[];
+  /** Episode ids (`<row id>/<sample>`) already done, skipped (default none). */
+  skip?: Set<string>;
+  /** Called as each episode ends, in the order they end. */
+  onEpisode?: (t: Trajectory) => void;
+  /** Stops the run: no new episode starts, live ones are closed and not recorded. */
+  signal?: AbortSignal;
+  /** Recorded as the trajectories' `model` (default: the endpoint's, when the engine is one). */
+  model?: string;
+}
+
+/** What answers turns: a Policy, a function, or an OpenAI-compatible endpoint. */
+export type Engine = Policy | PolicyFn | EndpointOptions;
+
+function toPolicy(engine: Engine): Policy {
+  if (typeof engine === "function") return functionPolicy(engine);
+  if ("turn" in engine) return engine;
+  return endpointPolicy(engine);
+}
+
+/**
+ * Runs `k` episodes of every row under `envOptions` (profiles, seed, images, ...) and returns, per row, its
+ * trajectories (the k samples share the row's drawn profile, as in training).
+ *
+ * @example Score the example tasks with the oracle under pi
+ * ```ts ignore
+ * import { harborRows, oraclePolicy, runEpisodes } from "./mod.ts";
+ * const rows = await harborRows("examples/tasks");
+ * const groups = await runEpisodes(oraclePolicy(), rows, { profile: "pi" }, { k: 1 });
+ * console.log(groups.map((g) => g.map((t) => t.reward)));
+ * ```
+ */
+export async function runEpisodes(
+  engine: Engine,
+  rows: EnvRow[],
+  envOptions: Omit<HarborEnvOptions, "docker"> = {},
+  opts: RunEpisodesOptions = {},
+): Promise<Trajectory[][]> {
+  const policy = toPolicy(engine);
+  const model = opts.model ??
+    ("model" in policy && typeof policy.model === "function"
+      ? await (policy.model as () => Promise<string>)()
+      : undefined);
+  const k = opts.k ?? 1;
+  const ids = rowIds(rows);
+  const jobs: EpisodeJob[] = [];
+  for (let s = 0; s < k; s++) {
+    rows.forEach((row, i) => {
+      if (!opts.skip?.has(trajectoryId(ids[i], s))) jobs.push({ row, rowId: ids[i], sample: s });
+    });
+  }
+  const groups = new Map<string, Trajectory[]>(ids.map((id) => [id, []]));
+  const hosts = opts.hosts?.length ? opts.hosts : [{}];
+  const envs = hosts.map((h) => new HarborEnv({ ...envOptions, docker: new Docker(h.host) }));
+  await Promise.all(envs.map((e) => reapOrphans(e.store.docker)));
+
+  let next = 0;
+  const worker = async (env: HarborEnv, host: DockerHostOptions, gate: Semaphore) => {
+    while (next < jobs.length && !opts.signal?.aborted) {
+      const job = jobs[next++];
+      try {
+        const t = await runEpisode(env, job, {
+          policy,
+          maxTurns: opts.maxTurns,
+          startGate: gate,
+          signal: opts.signal,
+          model,
+          dockerHost: host.host ?? "default",
+        });
+        groups.get(job.rowId)!.push(t);
+        opts.onEpisode?.(t);
+      } catch (e) {
+        if (e instanceof EpisodeAborted) return;
+        throw e;
+      }
+    }
+  };
+  await Promise.all(hosts.flatMap((h, i) => {
+    const gate = new Semaphore(h.maxStarting ?? opts.maxStarting ?? 4);
+    const n = h.maxConcurrent ?? opts.maxConcurrent ?? 8;
+    return Array.from({ length: n }, () => worker(envs[i], h, gate));
+  }));
+  return ids.map((id) => groups.get(id)!.sort((a, b) => a.sample - b.sample));
+}
+
+/** Row ids; a row repeated verbatim gets `.2`, `.3`, ... so each occurrence is its own group. */
+export function rowIds(rows: EnvRow[]): string[] {
+  const seen = new Map<string, number>();
+  return rows.map((row) => {
+    const id = rowId(row);
+    const n = (seen.get(id) ?? 0) + 1;
+    seen.set(id, n);
+    return n === 1 ? id : `${id}.${n}`;
+  });
+}

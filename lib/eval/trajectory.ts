@@ -1,0 +1,131 @@
+/**
+ * The trajectory record (`trajectories.jsonl`, one JSON object per finished episode) and its append-only file:
+ * each record is written whole, synchronously, when its episode ends, so a killed run leaves only complete lines
+ * (a torn last line is dropped on resume).
+ */
+import type { ChatMessage, ToolSchema } from "../harness/types.ts";
+
+/** The format tag of every record; bumped on incompatible changes. */
+export const TRAJECTORY_FORMAT = "pgs.trajectory/1";
+
+/** How an episode ended. `infra_error` episodes are not scored and are retried on resume. */
+export type ExitStatus = "stop_rule" | "max_turns" | "format_errors" | "timeout" | "context_length" | "infra_error";
+
+/** Harbor's `rollout_details` entry: one list per turn. */
+export interface RolloutDetail {
+  prompt_token_ids: number[][];
+  completion_token_ids: number[][];
+  logprobs: number[][];
+}
+
+/** One finished episode. */
+export interface Trajectory {
+  format: typeof TRAJECTORY_FORMAT;
+  /** `<row id>/<sample>`: what resume matches on. */
+  id: string;
+  /** sha256 of the row, 12 hex digits; also the profile draw's group. */
+  row_id: string;
+  /** The task's name and absolute directory. */
+  task: string;
+  task_dir: string;
+  /** 0-based sample index of the row (0..k-1). */
+  sample: number;
+  /** The drawn profile, name@version, and the weights key it was drawn by. */
+  profile: string;
+  profile_key: string;
+  /** The policy's name (endpoint URL, script, oracle). */
+  policy: string;
+  model?: string;
+  messages: ChatMessage[];
+  tools: ToolSchema[];
+  chat_template_kwargs: Record<string, unknown>;
+  /** The answer by the profile's rule (what the verifier received). */
+  answer: string;
+  /** The reward, or null for an infrastructure error. */
+  reward: number | null;
+  /** `metric/<key>` per reward component and the profile metrics. */
+  metrics: Record<string, number>;
+  exit_status: ExitStatus;
+  /** The infrastructure error, or why the verifier failed. */
+  error?: string;
+  turns: number;
+  counters: { tool_calls: number; format_errors: number; unknown_tools: number };
+  /** Milliseconds: container start, policy time, tool time, verifier, whole episode. */
+  timings: { start_ms: number; policy_ms: number; tools_ms: number; verify_ms: number; total_ms: number };
+  /** Token ids and logprobs per turn (with `--token-ids` and an endpoint that returns them). */
+  rollout_details?: RolloutDetail[];
+  /** Turns (0-based) whose prompt did not start with the previous prompt plus completion. */
+  drift_turns?: number[];
+  usage?: { prompt_tokens: number; completion_tokens: number };
+  docker_host: string;
+  started_at: string;
+  ended_at: string;
+}
+
+/** The key a record is resumed by. */
+export function trajectoryId(rowId: string, sample: number): string {
+  return `${rowId}/${sample}`;
+}
+
+/** Appends records to `path`, one line each, in a single synchronous write. */
+export class TrajectoryWriter {
+  #enc = new TextEncoder();
+  constructor(readonly path: string) {}
+
+  /** Writes one record. */
+  append(t: Trajectory): void {
+    const f = Deno.openSync(this.path, { append: true, create: true });
+    try {
+      const bytes = this.#enc.encode(JSON.stringify(t) + "\n");
+      let off = 0;
+      while (off < bytes.length) off += f.writeSync(bytes.subarray(off));
+    } finally {
+      f.close();
+    }
+  }
+}
+
+/**
+ * Reads the records of `path` (none if it does not exist). A torn last line, left by a process killed mid-write, is
+ * cut off the file; a bad line elsewhere is an error naming the line.
+ */
+export function readTrajectories(path: string): Trajectory[] {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return [];
+    throw e;
+  }
+  const out: Trajectory[] = [];
+  const lines = text.split("\n");
+  const enc = new TextEncoder();
+  let offset = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const last = i === lines.length - 1;
+    if (line !== "") {
+      try {
+        if (last) throw new Error("no newline");
+        const t = JSON.parse(line) as Trajectory;
+        if (t.format !== TRAJECTORY_FORMAT) throw new Error(`format ${JSON.stringify(t.format)}`);
+        out.push(t);
+      } catch (e) {
+        if (!last) throw new Error(`${path}:${i + 1}: not a ${TRAJECTORY_FORMAT} record (${(e as Error).message})`);
+        Deno.truncateSync(path, offset);
+      }
+    }
+    offset += enc.encode(line).length + 1;
+  }
+  return out;
+}
+
+/** The latest record per id: a retried episode replaces its earlier infrastructure error. */
+export function latestById(ts: Trajectory[]): Trajectory[] {
+  const m = new Map<string, Trajectory>();
+  for (const t of ts) {
+    m.delete(t.id);
+    m.set(t.id, t);
+  }
+  return [...m.values()];
+}

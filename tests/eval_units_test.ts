@@ -1,0 +1,207 @@
+/** The eval runner's pieces without Docker: config merging, rows, the trajectory file, summaries, the report. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { buildConfig, parseWeights, readConfigFile } from "../lib/eval/config.ts";
+import { normalizeBaseUrl, parseCompletion, requestBody } from "../lib/eval/endpoint_policy.ts";
+import { parseRows } from "../lib/eval/load_rows.ts";
+import { Progress } from "../lib/eval/progress.ts";
+import { reportHtml } from "../lib/eval/report_html.ts";
+import { rowIds } from "../lib/eval/run_episodes.ts";
+import { summarize } from "../lib/eval/summary.ts";
+import { readTrajectories, type Trajectory, TRAJECTORY_FORMAT, TrajectoryWriter } from "../lib/eval/trajectory.ts";
+import type { HarborEpisode } from "../lib/harbor_env.ts";
+import { UsageError } from "../lib/errors.ts";
+
+function traj(p: Partial<Trajectory> & { row_id: string; sample: number }): Trajectory {
+  return {
+    format: TRAJECTORY_FORMAT,
+    id: `${p.row_id}/${p.sample}`,
+    task: p.task ?? `task-${p.row_id}`,
+    task_dir: `/tasks/${p.row_id}`,
+    profile: "pi@0.73.1",
+    profile_key: "pi",
+    policy: "script",
+    messages: [],
+    tools: [],
+    chat_template_kwargs: {},
+    answer: "",
+    reward: 1,
+    metrics: {},
+    exit_status: "stop_rule",
+    turns: 2,
+    counters: { tool_calls: 1, format_errors: 0, unknown_tools: 0 },
+    timings: { start_ms: 400, policy_ms: 10, tools_ms: 20, verify_ms: 500, total_ms: 1000 },
+    docker_host: "default",
+    started_at: "",
+    ended_at: "",
+    ...p,
+  };
+}
+
+Deno.test("config: flags win over the file, YAML keys take kebab or snake case", async () => {
+  const dir = await Deno.makeTempDir();
+  const file = join(dir, "eval.yaml");
+  await Deno.writeTextFile(
+    file,
+    "tasks: examples/tasks\nendpoint: http://127.0.0.1:8000/v1\nmax-turns: 8\nmax_concurrent: 3\nk: 4\n" +
+      "profiles: {opencode: 1, pi: 2}\nchat_template_kwargs: {enable_thinking: false}\n" +
+      "hosts: [unix:///a.sock, {host: unix:///b.sock, max_concurrent: 2}]\n",
+  );
+  const cfg = buildConfig(await readConfigFile(file), { k: "2", temperature: "0.7" }, file);
+  assert.equal(cfg.k, 2);
+  assert.equal(cfg.maxTurns, 8);
+  assert.equal(cfg.maxConcurrent, 3);
+  assert.equal(cfg.temperature, 0.7);
+  assert.equal(cfg.policy, "endpoint");
+  assert.deepEqual(cfg.profiles, { opencode: 1, pi: 2 });
+  assert.deepEqual(cfg.chatTemplateKwargs, { enable_thinking: false });
+  assert.deepEqual(cfg.hosts, [{ host: "unix:///a.sock" }, { host: "unix:///b.sock", maxConcurrent: 2 }]);
+  assert.equal(cfg.out, "pgs-eval");
+  assert.equal(cfg.maxStarting, 4);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("config: bad values are one-line errors naming the flag or the file key", async () => {
+  const dir = await Deno.makeTempDir();
+  const file = join(dir, "eval.yaml");
+  await Deno.writeTextFile(file, "tasks: x\npolicy: oracle\nmax_turn: 3\n");
+  await assert.rejects(readConfigFile(file), (e: Error) => e instanceof UsageError && /max_turn/.test(e.message));
+  await Deno.writeTextFile(file, "tasks: x\npolicy: oracle\nk: two\n");
+  assert.throws(() => buildConfig({ tasks: "x", policy: "oracle", k: "two" }, {}, file), /config|k must be an integer/);
+  assert.throws(() => buildConfig({}, { tasks: "x", policy: "oracle", maxTurns: "0" }), /--max-turns must be ≥ 1/);
+  assert.throws(() => buildConfig({}, { tasks: "x" }), /--endpoint URL, --policy oracle/);
+  assert.throws(() => buildConfig({}, { tasks: "x", policy: "random" }), /--policy must be endpoint, oracle/);
+  assert.throws(
+    () => buildConfig({}, { tasks: "x", policy: "oracle", chatTemplateKwargs: "{no" }),
+    /--chat-template-kwargs is not JSON/,
+  );
+  assert.throws(() => buildConfig({}, { tasks: "x", policy: "oracle", profile: "a", profiles: "b" }), /exclude/);
+  assert.throws(() => parseWeights("--profiles", "a=x"), /weight of a must be a number/);
+  assert.deepEqual(parseWeights("--profiles", "opencode, pi=2"), { opencode: 1, pi: 2 });
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("rows: relative task_dir from the file's folder; errors name file and line", () => {
+  const rows = parseRows(
+    '{"task_dir": "t1", "max_turns": 3}\n\n{"task_dir": "/abs/t2", "extra": 1}\n',
+    "/data/rows.jsonl",
+  );
+  assert.deepEqual(rows, [{ task_dir: "/data/t1", max_turns: 3 }, { task_dir: "/abs/t2" }]);
+  assert.throws(
+    () => parseRows('{"task_dir": "a"}\n{"max_turns": 2}\n', "r.jsonl"),
+    /^UsageError: r.jsonl:2: task_dir/,
+  );
+  assert.throws(() => parseRows('{"task_dir": "a", "max_turns": 0}', "r.jsonl"), /r.jsonl:1: max_turns/);
+  assert.throws(() => parseRows("{nope", "r.jsonl"), /r.jsonl:1: not JSON/);
+  const ids = rowIds([{ task_dir: "/a" }, { task_dir: "/b" }, { task_dir: "/a" }]);
+  assert.equal(ids[2], `${ids[0]}.2`);
+  assert.notEqual(ids[0], ids[1]);
+});
+
+Deno.test("trajectories: appended whole; a torn last line is cut off on read", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = join(dir, "trajectories.jsonl");
+  const w = new TrajectoryWriter(path);
+  w.append(traj({ row_id: "a", sample: 0 }));
+  w.append(traj({ row_id: "a", sample: 1 }));
+  const good = (await Deno.stat(path)).size;
+  await Deno.writeTextFile(path, '{"format":"pgs.trajectory/1","id":"a/2","row', { append: true });
+  const ts = readTrajectories(path);
+  assert.deepEqual(ts.map((t) => t.id), ["a/0", "a/1"]);
+  assert.equal((await Deno.stat(path)).size, good);
+  await Deno.writeTextFile(path, "garbage\n" + await Deno.readTextFile(path));
+  assert.throws(() => readTrajectories(path), /trajectories.jsonl:1: not a pgs.trajectory\/1 record/);
+  assert.deepEqual(readTrajectories(join(dir, "none.jsonl")), []);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("summary: pass@1 per profile, pass@k per task, calibration, infra errors apart, retries replace", () => {
+  const ts = [
+    traj({ row_id: "a", sample: 0, reward: 1 }),
+    traj({ row_id: "a", sample: 1, reward: 0, exit_status: "max_turns" }),
+    traj({ row_id: "b", sample: 0, reward: 1, profile: "opencode@1.18.33" }),
+    traj({ row_id: "b", sample: 1, reward: 1, profile: "opencode@1.18.33" }),
+    traj({ row_id: "c", sample: 0, reward: 0 }),
+    traj({ row_id: "c", sample: 1, reward: null, exit_status: "infra_error", error: "start: boom" }),
+    traj({ row_id: "d", sample: 0, reward: null, exit_status: "infra_error", error: "x" }),
+    traj({ row_id: "d", sample: 0, reward: 0.5 }), // a retried infrastructure error
+  ];
+  const s = summarize(ts, { k: 2, expected: 8 });
+  assert.deepEqual(s.overall, { episodes: 6, passes: 3, "pass@1": 0.5, mean_reward: 0.5833, infra_errors: 1 });
+  assert.equal(s.profiles["pi@0.73.1"]["pass@1"], 0.25);
+  assert.equal(s.profiles["opencode@1.18.33"]["pass@1"], 1);
+  assert.deepEqual(s.profiles["pi@0.73.1"].exit_status, { stop_rule: 3, max_turns: 1, infra_error: 1 });
+  assert.deepEqual(s.tasks.map((t) => [t.task, t.passes, t.episodes, t["pass@k"]]), [
+    ["task-a", 1, 2, 1],
+    ["task-b", 2, 2, 1],
+    ["task-c", 0, 1, 0],
+    ["task-d", 0, 1, 0],
+  ]);
+  assert.equal(s["pass@k"], 0.5);
+  assert.deepEqual(s.calibration, ["task-a"]);
+  assert.deepEqual(s.infra, [{ id: "c/1", task: "task-c", profile: "pi@0.73.1", error: "start: boom" }]);
+  assert.equal(s.complete, false);
+});
+
+Deno.test("report.html: self-contained (no script, no external reference), escapes names", () => {
+  const s = summarize([traj({ row_id: "a", sample: 0, task: "<b>evil</b>" })], { k: 1 });
+  const html = reportHtml(s, "run & co");
+  assert.match(html, /&lt;b&gt;evil&lt;\/b&gt;/);
+  assert.match(html, /run &amp; co/);
+  assert.match(html, /<svg/);
+  assert.doesNotMatch(html, /<script|<link|src=|href=|@import|url\(/i);
+});
+
+Deno.test("progress: one line per episode off a terminal", () => {
+  const lines: string[] = [];
+  const p = new Progress(4, 1, 1, (s) => lines.push(s), false);
+  p.episode(traj({ row_id: "a", sample: 0, task: "t1" }));
+  p.episode(traj({ row_id: "a", sample: 1, task: "t1", reward: null, exit_status: "infra_error", error: "boom" }));
+  assert.match(lines[0], /^2\/4 t1 pi@0.73.1 #0 reward=1 stop_rule 2 turns 1.0s\n$/);
+  assert.match(lines[1], /^3\/4 t1 .* infra_error infra_error .* boom\n$/);
+});
+
+Deno.test("endpoint: request body as the harness sends it, vLLM extensions, completion parsing", () => {
+  assert.equal(normalizeBaseUrl("http://127.0.0.1:8000"), "http://127.0.0.1:8000/v1");
+  assert.equal(normalizeBaseUrl("http://h:1/v1/"), "http://h:1/v1");
+  assert.equal(normalizeBaseUrl("http://h:1/openai/v1"), "http://h:1/openai/v1");
+  const req = {
+    messages: [{ role: "user" as const, content: "hi" }],
+    tools: [],
+    chatTemplateKwargs: { enable_thinking: false },
+    episode: {} as HarborEpisode,
+    turn: 0,
+  };
+  const body = requestBody("m", req, { baseUrl: "x", tokenIds: true, sampling: { temperature: 0.7, topK: 20 } });
+  assert.deepEqual(body, {
+    model: "m",
+    messages: req.messages,
+    temperature: 0.7,
+    top_k: 20,
+    chat_template_kwargs: { enable_thinking: false },
+    logprobs: true,
+    return_token_ids: true,
+  });
+  const turn = parseCompletion({
+    prompt_token_ids: [1, 2],
+    choices: [{
+      message: {
+        content: null,
+        reasoning: "think",
+        tool_calls: [{ id: "c1", function: { name: "bash", arguments: { a: 1 } } }],
+      },
+      finish_reason: "tool_calls",
+      token_ids: [3],
+      logprobs: { content: [{ logprob: -0.5 }] },
+    }],
+    usage: { prompt_tokens: 2, completion_tokens: 1 },
+  }, true);
+  assert.deepEqual(turn, {
+    content: null,
+    reasoning_content: "think",
+    tool_calls: [{ id: "c1", type: "function", function: { name: "bash", arguments: '{"a":1}' } }],
+    finish_reason: "tool_calls",
+    usage: { prompt_tokens: 2, completion_tokens: 1 },
+    tokens: { prompt_token_ids: [1, 2], completion_token_ids: [3], logprobs: [-0.5] },
+  });
+});
