@@ -1,7 +1,7 @@
 /** `pgs eval`: k episodes per task against a policy, with trajectories, a summary and an HTML report. */
 import { buildConfig, camel, type RawConfig, readConfigFile } from "../lib/eval/config.ts";
 import { evaluate } from "../lib/eval/eval_run.ts";
-import { onSignalExit } from "../lib/hygiene.ts";
+import { onSignal } from "../lib/hygiene.ts";
 import { type Command, parseFlags } from "./args.ts";
 
 const usage = `Usage: pgs eval --tasks PATH (--endpoint URL | --policy oracle | --policy script:turns.json) [options]
@@ -88,8 +88,8 @@ export const evalCommand: Command = {
 
     const stop = new AbortController();
     let flush: (() => void) | undefined;
-    const off = onSignalExit(() => {
-      stop.abort();
+    const offStart = onSignal("start", () => stop.abort());
+    const off = onSignal("exit", () => {
       flush?.();
       console.error("\npgs eval: interrupted; containers removed, finished episodes kept (re-run to resume)");
     });
@@ -109,6 +109,7 @@ export const evalCommand: Command = {
       return s.overall.infra_errors ? 1 : 0;
     } finally {
       off();
+      offStart();
     }
   },
 };

@@ -98,6 +98,7 @@ export async function reapOrphans(docker: Docker): Promise<string[]> {
 /** Records a container this process must remove before it exits. */
 export function track(docker: Docker, id: string): void {
   live.set(id, docker);
+  engines.add(docker);
   installExitHooks();
 }
 
@@ -135,16 +136,65 @@ export function removeAllSync(): void {
   }
 }
 
-const signalHooks = new Set<() => void>();
+const signalHooks = { start: new Set<() => void>(), exit: new Set<() => void>() };
+const engines = new Set<Docker>();
 
 /**
- * Registers a synchronous function run on SIGINT/SIGTERM before this process's containers are removed and it exits
- * (e.g. writing a summary of what finished). Returns a function that unregisters it.
+ * Registers a synchronous function run on SIGINT/SIGTERM: `start` ones as the signal arrives (e.g. stop starting
+ * work), `exit` ones after this process's containers are gone, just before it exits (e.g. write a summary of what
+ * finished). Returns a function that unregisters it.
  */
-export function onSignalExit(fn: () => void): () => void {
-  signalHooks.add(fn);
+export function onSignal(when: "start" | "exit", fn: () => void): () => void {
+  signalHooks[when].add(fn);
   installExitHooks();
-  return () => signalHooks.delete(fn);
+  return () => signalHooks[when].delete(fn);
+}
+
+function runHooks(hooks: Set<() => void>): void {
+  for (const fn of hooks) {
+    try {
+      fn();
+    } catch { /* cleanup still runs */ }
+  }
+}
+
+let creating = 0;
+let exiting = false;
+
+/**
+ * Wraps a `docker run`/`docker create` of ours: a signal arriving meanwhile waits for it to settle, so the container
+ * it makes is removed too instead of outliving the process.
+ */
+export async function creatingContainer<T>(docker: Docker, create: () => Promise<T>): Promise<T> {
+  engines.add(docker);
+  installExitHooks();
+  creating++;
+  try {
+    return await create();
+  } finally {
+    creating--;
+  }
+}
+
+/** Removes, synchronously, every container labelled as this process's on the engines it used. */
+function removeOwnByLabelSync(): void {
+  const me = owner();
+  for (const d of engines) {
+    try {
+      const ps = new Deno.Command("docker", {
+        args: ["ps", "-aq", "--filter", `label=${LABELS.pid}=${me.pid}`, "--filter", `label=${LABELS.run}=${me.run}`],
+        env: d.env(),
+        stdout: "piped",
+        stderr: "null",
+      }).outputSync();
+      const ids = new TextDecoder().decode(ps.stdout).split("\n").filter(Boolean);
+      if (ids.length) {
+        new Deno.Command("docker", { args: ["rm", "-f", "-v", ...ids], env: d.env(), stdout: "null", stderr: "null" })
+          .outputSync();
+      }
+      for (const id of ids) live.delete(id);
+    } catch { /* best effort at exit */ }
+  }
 }
 
 function installExitHooks(): void {
@@ -153,13 +203,17 @@ function installExitHooks(): void {
   globalThis.addEventListener("unload", removeAllSync);
   for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     try {
-      Deno.addSignalListener(sig, () => {
-        for (const fn of signalHooks) {
-          try {
-            fn();
-          } catch { /* cleanup still runs */ }
-        }
+      Deno.addSignalListener(sig, async () => {
+        if (exiting) Deno.exit(code); // a second Ctrl-C does not wait
+        exiting = true;
+        runHooks(signalHooks.start);
         removeAllSync();
+        // Containers being created right now would outlive us: wait (bounded) for those calls, then sweep by label.
+        const end = Date.now() + 20_000;
+        while (creating > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+        removeAllSync();
+        removeOwnByLabelSync();
+        runHooks(signalHooks.exit);
         Deno.exit(code);
       });
     } catch { /* signals unsupported on this platform */ }

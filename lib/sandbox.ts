@@ -7,7 +7,7 @@ import { ExecChannel, type ExecOptions, type ExecResult, shQuote, text } from ".
 import type { Docker, DockerResult } from "./docker.ts";
 import { envArgs, limitArgs } from "./docker_args.ts";
 import { InfraError } from "./errors.ts";
-import { labelArgs, reapOrphans, removeContainer, track } from "./hygiene.ts";
+import { creatingContainer, labelArgs, reapOrphans, removeContainer, track } from "./hygiene.ts";
 import type { ImageInfo, ImageStore } from "./images.ts";
 import { tarArchive, type TarEntry, treeEntries } from "./tar.ts";
 import type { Task } from "./task.ts";
@@ -87,7 +87,7 @@ export class Sandbox {
     verifier?.catch(() => {}); // reported by verify(), which awaits it
     let id: string;
     try {
-      id = (await docker.ok(args, "start")).trim();
+      id = (await creatingContainer(docker, () => docker.ok(args, "start"))).trim();
     } catch (e) {
       const vid = await verifier?.catch(() => undefined);
       if (vid) await removeContainer(docker, vid);

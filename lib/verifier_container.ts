@@ -7,7 +7,7 @@ import { shQuote, text } from "./channel.ts";
 import { envArgs, limitArgs } from "./docker_args.ts";
 import type { Docker } from "./docker.ts";
 import { InfraError } from "./errors.ts";
-import { labelArgs, removeContainer, track } from "./hygiene.ts";
+import { creatingContainer, labelArgs, removeContainer, track } from "./hygiene.ts";
 import { tarArchive, type TarEntry, treeEntries } from "./tar.ts";
 import type { Task } from "./task.ts";
 
@@ -40,22 +40,23 @@ export function verifierScript(workdir: string, capture: boolean): string {
 export async function createVerifier(docker: Docker, task: Task, image: string, workdir: string): Promise<string> {
   const v = task.config.verifier;
   const env = task.config.environment;
-  const r = await docker.call([
-    "create",
-    "-i",
-    ...limitArgs(env, v.allowInternet),
-    ...labelArgs("verifier", task.name),
-    ...envArgs({ ...env.env, ...v.env }),
-    "-u",
-    "0",
-    "-w",
-    "/",
-    "--entrypoint",
-    "/bin/sh",
-    image,
-    "-c",
-    verifierScript(workdir, Boolean(v.capture)),
-  ]);
+  const r = await creatingContainer(docker, () =>
+    docker.call([
+      "create",
+      "-i",
+      ...limitArgs(env, v.allowInternet),
+      ...labelArgs("verifier", task.name),
+      ...envArgs({ ...env.env, ...v.env }),
+      "-u",
+      "0",
+      "-w",
+      "/",
+      "--entrypoint",
+      "/bin/sh",
+      image,
+      "-c",
+      verifierScript(workdir, Boolean(v.capture)),
+    ]));
   if (r.code !== 0) throw new InfraError(`${task.name}: cannot create the verifier container: ${r.stderr}`, "verify");
   const vid = text(r.stdout).trim();
   track(docker, vid);

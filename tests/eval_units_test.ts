@@ -171,6 +171,7 @@ Deno.test("endpoint: request body as the harness sends it, vLLM extensions, comp
     chatTemplateKwargs: { enable_thinking: false },
     episode: {} as HarborEpisode,
     turn: 0,
+    sample: 0,
   };
   const body = requestBody("m", req, { baseUrl: "x", tokenIds: true, sampling: { temperature: 0.7, topK: 20 } });
   assert.deepEqual(body, {

@@ -128,6 +128,7 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
           chatTemplateKwargs: ep.chatTemplateKwargs,
           episode: ep,
           turn,
+          sample: job.sample,
           signal,
         });
       } catch (e) {

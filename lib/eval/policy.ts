@@ -31,6 +31,8 @@ export interface PolicyRequest {
   episode: HarborEpisode;
   /** 0-based turn index. */
   turn: number;
+  /** 0-based sample index of the row (0..k-1). */
+  sample: number;
   /** Aborted when the run stops or the episode times out. */
   signal?: AbortSignal;
 }

@@ -47,7 +47,8 @@ export async function* oracleTurns(ep: ProfileEpisode, solveSh: string): AsyncGe
         yield { content: answer };
         break;
       case "sentinel":
-        yield turnFor(ep, shell.tool, { [shell.arg]: `echo ${stop.text}` });
+        // The submission is what follows the sentinel line: the answer.
+        yield turnFor(ep, shell.tool, { [shell.arg]: `echo ${stop.text}; cat ${OUT}` });
         break;
       case "submit":
         yield turnFor(ep, stop.tool, {}, answer);

@@ -1,0 +1,53 @@
+/** Helpers of the eval tests: run the CLI, and recount a summary from its trajectories. */
+import assert from "node:assert/strict";
+import { join, resolve } from "node:path";
+import type { Summary } from "../lib/eval/summary.ts";
+import { latestById, readTrajectories, type Trajectory } from "../lib/eval/trajectory.ts";
+
+/** The repository root. */
+export const ROOT = resolve(import.meta.dirname!, "..");
+
+/** Runs `pgs eval ...args` to its end; returns the exit code, stdout and stderr. */
+export async function pgsEval(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", join(ROOT, "main.ts"), "eval", ...args],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Starts `pgs eval ...args` in the background (stderr piped). */
+export function spawnEval(args: string[]): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", join(ROOT, "main.ts"), "eval", ...args],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Checks summary.json and report.html against an independent count of trajectories.jsonl. */
+export async function assertSummaryMatches(out: string): Promise<{ summary: Summary; ts: Trajectory[] }> {
+  const summary = JSON.parse(await Deno.readTextFile(join(out, "summary.json"))) as Summary;
+  const ts = latestById(readTrajectories(join(out, "trajectories.jsonl")));
+  const scored = ts.filter((t) => t.reward !== null);
+  assert.equal(summary.overall.episodes, scored.length);
+  assert.equal(summary.overall.passes, scored.filter((t) => t.reward! >= 1).length);
+  assert.equal(summary.overall.infra_errors, ts.length - scored.length);
+  for (const [p, s] of Object.entries(summary.profiles)) {
+    const mine = scored.filter((t) => t.profile === p);
+    assert.equal(s.episodes, mine.length, p);
+    assert.equal(s.passes, mine.filter((t) => t.reward! >= 1).length, p);
+  }
+  for (const task of summary.tasks) {
+    const mine = scored.filter((t) => t.row_id === task.row_id);
+    assert.equal(task.episodes, mine.length);
+    assert.equal(task["pass@k"], mine.length ? (mine.some((t) => t.reward! >= 1) ? 1 : 0) : null);
+  }
+  const html = await Deno.readTextFile(join(out, "report.html"));
+  for (const p of Object.keys(summary.profiles)) assert.ok(html.includes(p), `report names ${p}`);
+  return { summary, ts };
+}
