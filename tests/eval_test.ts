@@ -4,7 +4,7 @@
  * function engine. The summary's numbers are recounted from trajectories.jsonl.
  */
 import assert from "node:assert/strict";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
 import { profileNames, resolveProfileName } from "../lib/harness/registry.ts";
 import { startStub } from "../stub/server.ts";
