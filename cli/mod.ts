@@ -9,6 +9,7 @@ import { harnessServe } from "./harness_serve.ts";
 import { harnessCapture } from "./harness_capture.ts";
 import { harnessDiff } from "./harness_diff.ts";
 import { evalCommand } from "./eval.ts";
+import { envServe } from "./env_serve.ts";
 
 /** The version printed by `pgs --version`. */
 export const VERSION: string = denoJson.version;
@@ -23,6 +24,7 @@ export const COMMANDS: Command[] = [
   harnessCapture,
   harnessDiff,
   evalCommand,
+  envServe,
 ];
 
 function help(): string {

@@ -1,0 +1,129 @@
+/** `pgs env serve`: HarborEnv over HTTP JSON for trainers in any language. */
+import { parseWeights } from "../lib/eval/config.ts";
+import { createEnvServer } from "../lib/env_server/app.ts";
+import { Docker } from "../lib/docker.ts";
+import { UsageError } from "../lib/errors.ts";
+import { HarborEnv } from "../lib/harbor_env.ts";
+import { loadProfilesModule } from "../lib/harness/load_module.ts";
+import { onSignal } from "../lib/hygiene.ts";
+import { type Command, parseFlags, positiveInt } from "./args.ts";
+
+const usage = `Usage: pgs env serve [--host 127.0.0.1] [--port 8100] [--token-env NAME] [options]
+
+Serves HarborEnv as an HTTP JSON API (see README, "Driving pgs from another language"):
+  POST   /v1/episodes             {"row": {"task_dir", ...}, "group"}  → episode_id, messages, tools,
+                                  chat_template_kwargs, harness_profile
+  POST   /v1/episodes/ID/step     an assistant message {"content", "tool_calls"} → observations, done, exit_status
+  POST   /v1/episodes/ID/finish   → reward, metrics, answer (the episode's containers are removed)
+  DELETE /v1/episodes/ID          close without scoring
+  GET    /v1/episodes/ID, GET /v1/profiles, GET /v1/health
+Episodes idle past --idle-timeout are closed. Ctrl-C (SIGINT) or SIGTERM removes every open episode's containers
+and exits (130 / 143).
+
+Options:
+  --host HOST               address to bind (default 127.0.0.1)
+  --port N                  port (default 8100; 0 picks a free one, printed on stderr)
+  --token-env NAME          require "Authorization: Bearer <value of $NAME>" on every request but /v1/health
+  --profiles a=1,b=1        weighted profile mix, one profile per group (default: palingenesis-default@1)
+  --profile NAME            one profile
+  --seed N                  seed of the profile draw (default 0)
+  --chat-template-kwargs J  JSON object: the model's chat-template kwargs (lowest precedence)
+  --images JSON             task image → replacement, e.g. '{"my-base:1": "my-base:1-tmux"}'
+  --max-output N            characters of command output kept where a profile has no limit (default 16000)
+  --idle-timeout SEC        close episodes idle this long (default 600)
+  --max-episodes N          episodes open at once; more get HTTP 429 (default 256)
+  --max-starting N          containers starting at once (default 8)
+  --profiles-module FILE    a module registering more profiles
+  -h, --help                this help`;
+
+function jsonObject(flag: string, v: string | undefined): Record<string, unknown> | undefined {
+  if (v === undefined) return undefined;
+  let o: unknown;
+  try {
+    o = JSON.parse(v);
+  } catch (e) {
+    throw new UsageError(`env serve: ${flag} is not JSON: ${(e as Error).message}`);
+  }
+  if (!o || typeof o !== "object" || Array.isArray(o)) throw new UsageError(`env serve: ${flag} must be a JSON object`);
+  return o as Record<string, unknown>;
+}
+
+/** The `env serve` command. */
+export const envServe: Command = {
+  name: "env serve",
+  summary: "serve HarborEnv as an HTTP JSON API (create episode, step, finish) for trainers in any language",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parseFlags("env serve", argv, {
+      host: { type: "string" },
+      port: { type: "string" },
+      "token-env": { type: "string" },
+      profiles: { type: "string" },
+      profile: { type: "string" },
+      seed: { type: "string" },
+      "chat-template-kwargs": { type: "string" },
+      images: { type: "string" },
+      "max-output": { type: "string" },
+      "idle-timeout": { type: "string" },
+      "max-episodes": { type: "string" },
+      "max-starting": { type: "string" },
+      "profiles-module": { type: "string" },
+    });
+    if (values.help) return console.log(usage), 0;
+    if (positionals.length) throw new UsageError(`env serve: unexpected argument ${positionals[0]}`);
+    let token: string | undefined;
+    if (values["token-env"]) {
+      token = Deno.env.get(values["token-env"]);
+      if (!token) {
+        throw new UsageError(`env serve: --token-env: environment variable ${values["token-env"]} is not set`);
+      }
+    }
+    const port = values.port === undefined ? 8100 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new UsageError(`env serve: --port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
+    }
+    if (values.profile && values.profiles) {
+      throw new UsageError("env serve: --profile and --profiles exclude each other");
+    }
+    const seed = values.seed === undefined ? 0 : Number(values.seed);
+    if (!Number.isInteger(seed)) throw new UsageError(`env serve: --seed must be an integer, got ${values.seed}`);
+    if (values["profiles-module"]) await loadProfilesModule(values["profiles-module"]);
+    const docker = new Docker();
+    if (!await docker.ping()) {
+      throw new UsageError("env serve: no Docker engine answers (start dockerd or set DOCKER_HOST)");
+    }
+    let env: HarborEnv;
+    try {
+      env = new HarborEnv({
+        profile: values.profile,
+        profiles: values.profiles ? parseWeights("--profiles", values.profiles) : undefined,
+        profileSeed: seed,
+        chatTemplateKwargs: jsonObject("--chat-template-kwargs", values["chat-template-kwargs"]),
+        images: jsonObject("--images", values.images) as Record<string, string> | undefined,
+        maxOutput: values["max-output"]
+          ? positiveInt("env serve", "max-output", values["max-output"], 16000)
+          : undefined,
+        docker,
+      });
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      throw new UsageError(`env serve: ${(e as Error).message}`);
+    }
+    const server = createEnvServer({
+      env,
+      token,
+      idleTimeoutSec: positiveInt("env serve", "idle-timeout", values["idle-timeout"], 600),
+      maxEpisodes: positiveInt("env serve", "max-episodes", values["max-episodes"], 256),
+      maxStarting: positiveInt("env serve", "max-starting", values["max-starting"], 8),
+    });
+    const host = values.host ?? "127.0.0.1";
+    const http = Deno.serve({ hostname: host, port, onListen: () => {} }, server.app.fetch);
+    console.error(
+      `pgs env serve: listening on http://${host}:${http.addr.port}/v1${token ? " (bearer token required)" : ""}`,
+    );
+    // Ctrl-C / SIGTERM: the hygiene handler removes every container of ours (all open episodes), then exits.
+    onSignal("exit", () => console.error(`pgs env serve: stopped; closed ${server.size} open episode(s)`));
+    await http.finished;
+    return 0;
+  },
+};
