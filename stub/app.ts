@@ -9,7 +9,9 @@ import { logprobsContent, renderCompletion, renderPrompt, tokenIds } from "./tok
 
 /** What the app needs: the script, the recorder, and the model name it advertises. */
 export interface StubOptions {
+  /** The turn script and its per-conversation positions. */
   script: ScriptRunner;
+  /** Where every request body is appended. */
   recorder: Recorder;
   /** Listed by /v1/models and answered when a request names no model. */
   model: string;

@@ -31,6 +31,7 @@ export class Recorder {
   #tail: Promise<void> = Promise.resolve();
   #count = 0;
 
+  /** Records through `sink`, one line per request. */
   constructor(sink: LineSink) {
     this.#sink = sink;
   }

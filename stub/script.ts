@@ -3,7 +3,9 @@ import { completionId, conversationKey, toolCallId } from "./ids.ts";
 
 /** One scripted tool call; `arguments` is an object (serialised) or an already-serialised string. */
 export interface ScriptToolCall {
+  /** The tool's name. */
   name: string;
+  /** Its arguments. */
   arguments: Record<string, unknown> | string;
 }
 
@@ -12,8 +14,11 @@ export type Turn = { tool_calls: ScriptToolCall[] } | { content: string };
 
 /** A tool call as answered, with its generated id and serialised arguments. */
 export interface ReplyToolCall {
+  /** The generated call id (stable per conversation, turn and index). */
   id: string;
+  /** The tool's name. */
   name: string;
+  /** The serialised arguments. */
   arguments: string;
 }
 
@@ -87,6 +92,7 @@ export class ScriptRunner {
   #next = new Map<string, number>();
   #side = 0;
 
+  /** `turns` is the parsed script; `advance` says how it moves (default requests). */
   constructor(turns: Turn[], readonly advance: Advance = "requests") {
     this.#turns = turns;
   }

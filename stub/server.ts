@@ -5,7 +5,9 @@ import { type Advance, ScriptRunner, type Turn } from "./script.ts";
 
 /** A running stub; `stop()` shuts the server and flushes the recording. */
 export interface RunningStub {
+  /** The port it listens on. */
   port: number;
+  /** Stops the server and flushes the recording. */
   stop(): Promise<void>;
   /** Requests recorded so far. */
   readonly count: number;
@@ -13,9 +15,13 @@ export interface RunningStub {
 
 /** Where and how the stub serves. */
 export interface StubServeOptions {
+  /** The turn script. */
   turns: Turn[];
+  /** The JSONL file request bodies are appended to. */
   out: string;
+  /** The model name listed and answered. */
   model: string;
+  /** The address to bind (e.g. 127.0.0.1). */
   hostname: string;
   /** Port (default 0: a free one). */
   port?: number;

@@ -13,6 +13,7 @@ import { Semaphore } from "../eval/semaphore.ts";
 
 /** Server settings. */
 export interface EnvServerOptions {
+  /** The environment episodes are drawn from. */
   env: HarborEnv;
   /** Bearer token every request but /v1/health must carry (default none: no auth). */
   token?: string;
@@ -122,11 +123,13 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
 
 /** The server's app plus its lifecycle: `close()` closes every open episode and stops the sweeper. */
 export interface EnvServer {
+  /** The Hono app: serve it with `Deno.serve(server.app.fetch)`. */
   app: Hono;
   /** Open episodes. */
   readonly size: number;
   /** Closes episodes idle past the timeout; returns how many (the sweeper calls it). */
   sweep(now?: number): Promise<number>;
+  /** Closes every open episode and stops the sweeper. */
   close(): Promise<void>;
 }
 

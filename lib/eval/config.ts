@@ -24,9 +24,13 @@ export interface EvalConfig {
   profile?: string;
   /** Samples per task (default 1). */
   k: number;
+  /** Sampling temperature (default: the server's). */
   temperature?: number;
+  /** Nucleus sampling (default: the server's). */
   topP?: number;
+  /** vLLM's top_k (default: the server's). */
   topK?: number;
+  /** Completion token limit per turn (default: the server's). */
   maxTokens?: number;
   /** Turn limit; a row's own max_turns wins (default 32). */
   maxTurns: number;

@@ -40,7 +40,25 @@ export function normalizeBaseUrl(url: string): string {
 
 const CONTEXT = /context length|maximum context|context_length_exceeded|too many tokens|prompt is too long/i;
 
-/** The endpoint policy. `model` is looked up once on first use when not given. */
+/**
+ * The endpoint policy. `model` is looked up once on first use when not given.
+ *
+ * @example Evaluate against an OpenAI-compatible server (here the scripted stub), with token ids
+ * ```ts
+ * import { runEpisodes, startStub } from "@pgs/pgs";
+ * const stub = await startStub({
+ *   turns: [{ content: "Answer: 35" }],
+ *   out: await Deno.makeTempFile(),
+ *   model: "m",
+ *   hostname: "127.0.0.1",
+ *   advance: "history",
+ * });
+ * const engine = { baseUrl: `http://127.0.0.1:${stub.port}/v1`, tokenIds: true };
+ * const [[t]] = await runEpisodes(engine, [{ task_dir: "examples/tasks/count-error-lines" }], { profile: "pi" });
+ * await stub.stop();
+ * if (t.reward !== 1 || t.rollout_details?.[0].prompt_token_ids.length !== 1) throw new Error(JSON.stringify(t));
+ * ```
+ */
 export function endpointPolicy(opts: EndpointOptions): Policy & { model(): Promise<string> } {
   const base = normalizeBaseUrl(opts.baseUrl);
   const headers: Record<string, string> = { "content-type": "application/json" };

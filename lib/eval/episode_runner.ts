@@ -13,13 +13,17 @@ import { type ExitStatus, type RolloutDetail, type Trajectory, TRAJECTORY_FORMAT
 
 /** One episode to run: a row, its id (the draw's group) and the sample index. */
 export interface EpisodeJob {
+  /** The row (task_dir, optional messages, forced profile, kwargs, max_turns). */
   row: EnvRow;
+  /** The row's id: also the group of the profile draw. */
   rowId: string;
+  /** 0-based sample index. */
   sample: number;
 }
 
 /** How episodes are run. */
 export interface EpisodeRunOptions {
+  /** What answers the turns. */
   policy: Policy;
   /** Turns before the episode is cut off (a row's `max_turns` wins; default 32). */
   maxTurns?: number;
@@ -35,6 +39,7 @@ export interface EpisodeRunOptions {
 
 /** Thrown when an episode is stopped by the run's signal: nothing is recorded for it. */
 export class EpisodeAborted extends Error {
+  /** Error name. */
   override name = "EpisodeAborted";
 }
 

@@ -50,10 +50,13 @@ export interface EvalHooks {
 
 /** What `evaluate` returns. */
 export interface EvalResult {
+  /** The summary written to summary.json. */
   summary: Summary;
+  /** The output folder, absolute. */
   out: string;
   /** Episodes run now, and skipped as already done. */
   ran: number;
+  /** Episodes skipped as already finished by an earlier run. */
   skipped: number;
 }
 

@@ -10,10 +10,13 @@ import { DONE_TEXT, type Turn } from "../../stub/script.ts";
 
 /** Sampling parameters sent with each request (unset ones are left to the server). */
 export interface Sampling {
+  /** Sampling temperature. */
   temperature?: number;
+  /** Nucleus sampling. */
   topP?: number;
   /** vLLM's `top_k` extension. */
   topK?: number;
+  /** Completion token limit per turn. */
   maxTokens?: number;
   /** Sent as `seed` (default none). */
   seed?: number;
@@ -39,20 +42,27 @@ export interface PolicyRequest {
 
 /** Token ids and logprobs of one turn, when the endpoint returned them. */
 export interface TurnTokens {
+  /** The prompt's token ids. */
   prompt_token_ids: number[];
+  /** The completion's token ids. */
   completion_token_ids: number[];
+  /** One logprob per completion token. */
   logprobs: number[];
 }
 
 /** A policy's turn: the assistant turn plus what the endpoint reported. */
 export interface PolicyTurn extends AssistantTurn {
+  /** Token ids and logprobs, when the endpoint returned them. */
   tokens?: TurnTokens;
+  /** Token counts the endpoint reported. */
   usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
 
 /** Answers turns. `name` is recorded in trajectories and run.json. */
 export interface Policy {
+  /** Recorded in trajectories as `policy`. */
   readonly name: string;
+  /** Answers one turn. */
   turn(req: PolicyRequest): Promise<PolicyTurn>;
   /** Called once per episode when it ends (frees per-episode state). */
   end?(episode: HarborEpisode): void;
@@ -60,7 +70,9 @@ export interface Policy {
 
 /** Why a policy could not answer: `context_length` ends the episode (it is scored); `infra` is an infrastructure error. */
 export class PolicyError extends Error {
+  /** Error name. */
   override name = "PolicyError";
+  /** `kind` says whether the episode is scored (context_length) or an infrastructure error. */
   constructor(message: string, readonly kind: "context_length" | "infra") {
     super(message);
   }

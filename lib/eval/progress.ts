@@ -13,6 +13,7 @@ export class Progress {
   #t0 = performance.now();
   readonly #tty: boolean;
 
+  /** `total` episodes, `already` done before; `write` and `tty` default to stderr and whether it is a terminal. */
   constructor(
     readonly total: number,
     readonly already = 0,

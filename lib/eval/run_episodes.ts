@@ -58,11 +58,11 @@ function toPolicy(engine: Engine): Policy {
  * trajectories (the k samples share the row's drawn profile, as in training).
  *
  * @example Score the example tasks with the oracle under pi
- * ```ts ignore
- * import { harborRows, oraclePolicy, runEpisodes } from "./mod.ts";
+ * ```ts
+ * import { harborRows, oraclePolicy, runEpisodes } from "@pgs/pgs";
  * const rows = await harborRows("examples/tasks");
- * const groups = await runEpisodes(oraclePolicy(), rows, { profile: "pi" }, { k: 1 });
- * console.log(groups.map((g) => g.map((t) => t.reward)));
+ * const groups = await runEpisodes(oraclePolicy(), rows, { profile: "pi" }, { k: 1, maxConcurrent: 4 });
+ * if (!groups.every((g) => g.every((t) => t.reward === 1))) throw new Error("the oracle failed");
  * ```
  */
 export async function runEpisodes(

@@ -3,6 +3,7 @@ export class Semaphore {
   #free: number;
   #waiting: (() => void)[] = [];
 
+  /** `n` slots. */
   constructor(n: number) {
     this.#free = n;
   }

@@ -12,17 +12,23 @@ export const SUMMARY_FORMAT = "pgs.summary/1";
 export interface PassStats {
   /** Scored episodes (infrastructure errors excluded). */
   episodes: number;
+  /** Episodes whose reward reached the pass threshold. */
   passes: number;
   /** passes / episodes (null when nothing was scored). */
   "pass@1": number | null;
+  /** Mean reward of scored episodes (null when none). */
   mean_reward: number | null;
+  /** Episodes that hit an infrastructure error. */
   infra_errors: number;
 }
 
 /** One task's line. */
 export interface TaskSummary extends PassStats {
+  /** The task's name. */
   task: string;
+  /** The task directory. */
   task_dir: string;
+  /** The row's id. */
   row_id: string;
   /** The profiles its samples ran under. */
   profiles: string[];
@@ -32,6 +38,7 @@ export interface TaskSummary extends PassStats {
 
 /** summary.json. */
 export interface Summary {
+  /** Always SUMMARY_FORMAT. */
   format: typeof SUMMARY_FORMAT;
   /** Samples per task asked for. */
   k: number;
@@ -41,16 +48,21 @@ export interface Summary {
   complete: boolean;
   /** Episodes asked for (rows × k) and recorded so far. */
   expected: number;
+  /** Every episode together. */
   overall: PassStats;
   /** Tasks with at least one pass / tasks with a scored sample. */
   "pass@k": number | null;
+  /** Per drawn profile (name@version), with exit-status counts. */
   profiles: Record<string, PassStats & { exit_status: Record<string, number> }>;
+  /** Per row, sorted by task name. */
   tasks: TaskSummary[];
   /** Tasks with 0 < passes < scored samples: the ones that give GRPO an advantage. */
   calibration: string[];
+  /** Episodes per exit status. */
   exit_status: Record<string, number>;
   /** Turns whose prompt did not extend the previous prompt + completion, and episodes with any. */
   drift: { turns: number; episodes: number; episodes_with_tokens: number };
+  /** Episodes that hit an infrastructure error, with the error. */
   infra: { id: string; task: string; profile: string; error: string }[];
   /** Mean milliseconds per scored episode. */
   mean_timings_ms: Record<string, number>;

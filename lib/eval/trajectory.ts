@@ -13,31 +13,41 @@ export type ExitStatus = "stop_rule" | "max_turns" | "format_errors" | "timeout"
 
 /** Harbor's `rollout_details` entry: one list per turn. */
 export interface RolloutDetail {
+  /** Per turn: the prompt's token ids. */
   prompt_token_ids: number[][];
+  /** Per turn: the completion's token ids. */
   completion_token_ids: number[][];
+  /** Per turn: one logprob per completion token. */
   logprobs: number[][];
 }
 
 /** One finished episode. */
 export interface Trajectory {
+  /** Always TRAJECTORY_FORMAT. */
   format: typeof TRAJECTORY_FORMAT;
   /** `<row id>/<sample>`: what resume matches on. */
   id: string;
   /** sha256 of the row, 12 hex digits; also the profile draw's group. */
   row_id: string;
-  /** The task's name and absolute directory. */
+  /** The task's name. */
   task: string;
+  /** The task directory, absolute. */
   task_dir: string;
   /** 0-based sample index of the row (0..k-1). */
   sample: number;
-  /** The drawn profile, name@version, and the weights key it was drawn by. */
+  /** The drawn profile, name@version. */
   profile: string;
+  /** The weights key the profile was drawn by. */
   profile_key: string;
   /** The policy's name (endpoint URL, script, oracle). */
   policy: string;
+  /** The model name, when known. */
   model?: string;
+  /** The whole history as the harness kept it. */
   messages: ChatMessage[];
+  /** Tool schemas sent with each request (empty for text protocols). */
   tools: ToolSchema[];
+  /** Chat-template kwargs of the episode (model < profile < row). */
   chat_template_kwargs: Record<string, unknown>;
   /** The answer by the profile's rule (what the verifier received). */
   answer: string;
@@ -45,10 +55,13 @@ export interface Trajectory {
   reward: number | null;
   /** `metric/<key>` per reward component and the profile metrics. */
   metrics: Record<string, number>;
+  /** How the episode ended. */
   exit_status: ExitStatus;
   /** The infrastructure error, or why the verifier failed. */
   error?: string;
+  /** Assistant turns taken. */
   turns: number;
+  /** Tool calls, format errors and unknown tools counted by the harness. */
   counters: { tool_calls: number; format_errors: number; unknown_tools: number };
   /** Milliseconds: container start, policy time, tool time, verifier, whole episode. */
   timings: { start_ms: number; policy_ms: number; tools_ms: number; verify_ms: number; total_ms: number };
@@ -56,9 +69,13 @@ export interface Trajectory {
   rollout_details?: RolloutDetail[];
   /** Turns (0-based) whose prompt did not start with the previous prompt plus completion. */
   drift_turns?: number[];
+  /** Token counts summed over turns, when the endpoint reported them. */
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** The DOCKER_HOST the episode ran on ("default": the environment's). */
   docker_host: string;
+  /** ISO time the episode started. */
   started_at: string;
+  /** ISO time the episode ended. */
   ended_at: string;
 }
 
@@ -70,6 +87,7 @@ export function trajectoryId(rowId: string, sample: number): string {
 /** Appends records to `path`, one line each, in a single synchronous write. */
 export class TrajectoryWriter {
   #enc = new TextEncoder();
+  /** Appends to the JSONL file at `path` (created on first write). */
   constructor(readonly path: string) {}
 
   /** Writes one record. */
