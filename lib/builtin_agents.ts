@@ -11,9 +11,13 @@ export type BuiltinAgent = "nop" | "oracle";
 
 /** One episode's outcome; `error` set means infrastructure failed and `reward` is null, never a 0. */
 export interface BuiltinOutcome {
+  /** The agent that ran. */
   agent: BuiltinAgent;
+  /** The verifier's reward; null when infrastructure failed. */
   reward: number | null;
+  /** The verifier's metrics (empty when infrastructure failed). */
   metrics: Record<string, number>;
+  /** The infrastructure failure, if any. */
   error?: string;
   /** Stage that failed (build, start, setup, healthcheck, ...), with `error`. */
   stage?: string;
@@ -21,7 +25,9 @@ export interface BuiltinOutcome {
   verifierError?: string;
   /** The oracle's exit code (solve.sh), when it ran. */
   agentExitCode?: number;
+  /** Milliseconds spent starting the container, in the agent, verifying, and in total. */
   timings: { start: number; agent: number; verify: number; total: number };
+  /** The last 4 kB of test.sh's output, when the verifier ran. */
   testOutput?: string;
 }
 

@@ -26,7 +26,9 @@ export interface ExecOptions {
 export interface ExecResult {
   /** The command's exit code; 137 when killed at its timeout, 255 when the channel died while it ran. */
   exitCode: number;
+  /** Standard output, up to the cap. */
   stdout: Uint8Array;
+  /** Standard error, up to the cap (empty when merged into stdout). */
   stderr: Uint8Array;
   /** Bytes the command wrote to stdout, including any past the cap. */
   stdoutBytes: number;
@@ -34,6 +36,7 @@ export interface ExecResult {
   stderrBytes: number;
   /** True when the command was killed at its timeout. */
   timedOut: boolean;
+  /** Wall time of the command in milliseconds. */
   durationMs: number;
 }
 
@@ -74,6 +77,7 @@ export class ExecChannel {
   /** Whether commands get their own process group (`setsid` in the image). */
   processGroups = false;
 
+  /** A channel into `container` on `docker`; its process starts on the first call. */
   constructor(readonly docker: Docker, readonly container: string, readonly opts: ChannelOptions = {}) {
     this.#fallback = opts.forceFallback ?? false;
   }

@@ -8,13 +8,17 @@ import { loadTask } from "./task.ts";
 export interface CheckResult {
   /** The task's name (`[task] name`, else its directory name). */
   name: string;
+  /** The task directory as given. */
   dir: string;
   /** True when the oracle scores 1 and the nop below 1. */
   valid: boolean;
+  /** The oracle episode's outcome; null when the task did not load. */
   oracle: BuiltinOutcome | null;
+  /** The nop episode's outcome; null when the task did not load. */
   nop: BuiltinOutcome | null;
   /** Why the task is invalid, in one line. */
   error?: string;
+  /** Wall time of the check in seconds (0 when the task did not load). */
   seconds: number;
 }
 

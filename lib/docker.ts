@@ -3,8 +3,11 @@ import { InfraError } from "./errors.ts";
 
 /** What a finished `docker` call returned. */
 export interface DockerResult {
+  /** The CLI's exit code. */
   code: number;
+  /** Stdout as written. */
   stdout: Uint8Array;
+  /** Stderr decoded and trimmed. */
   stderr: string;
   /** Stderr as written (not decoded, not trimmed). */
   stderrRaw: Uint8Array;
@@ -26,6 +29,7 @@ const decoder = new TextDecoder();
 
 /** A Docker engine reached through the CLI; `host` is a DOCKER_HOST value (default: the environment's). */
 export class Docker {
+  /** A client of the engine at `host` (default: the environment's DOCKER_HOST). */
   constructor(readonly host?: string) {}
 
   /** The environment the CLI runs with: DOCKER_HOST pinned when this client names an engine. */

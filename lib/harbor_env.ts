@@ -42,19 +42,27 @@ export interface HarborEnvOptions {
 
 /** A row: a task directory, optionally the first messages, a forced profile and chat-template kwargs. */
 export interface EnvRow {
+  /** The task directory. */
   task_dir: string;
+  /** First messages to send as given (used only under palingenesis-default@1). */
   messages?: ChatMessage[];
+  /** A profile forced for this row instead of the group's draw. */
   harness_profile?: string;
+  /** Chat-template kwargs for this row (highest precedence). */
   chat_template_kwargs?: Record<string, unknown>;
+  /** Turn limit for this row (enforced by the eval runner and env server, not by HarborEnv). */
   max_turns?: number;
 }
 
 /** What a finished episode scored. */
 export interface EpisodeReward {
+  /** The verifier's reward. */
   reward: number;
   /** `metric/<key>` per reward component, `metric/profile/<name>` and `metric/profile/<name>/reward`. */
   metrics: Record<string, number>;
+  /** The final answer the verifier was given. */
   answer: string;
+  /** Why the verifier failed (the reward is then 0), if it did. */
   verifierError?: string;
 }
 
@@ -62,9 +70,11 @@ const DEFAULT_PROFILE = "palingenesis-default@1";
 
 /** The environment. */
 export class HarborEnv {
+  /** The image store every episode of this environment shares. */
   readonly store: ImageStore;
   readonly #weights: Record<string, number>;
 
+  /** Validates the profile names now; throws when both `profile` and `profiles` are given. */
   constructor(readonly opts: HarborEnvOptions = {}) {
     if (opts.profile && opts.profiles) throw new Error("HarborEnv: give profile or profiles, not both");
     this.#weights = opts.profiles ?? { [opts.profile ?? DEFAULT_PROFILE]: 1 };
@@ -123,6 +133,7 @@ export class HarborEnv {
 export class HarborEpisode {
   #closed = false;
 
+  /** Made by `HarborEnv.reset`. */
   constructor(
     readonly env: HarborEnv,
     readonly task: Task,

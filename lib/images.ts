@@ -10,6 +10,7 @@ import type { Task } from "./task.ts";
 
 /** What an image gives an episode: its reference and its default user. */
 export interface ImageInfo {
+  /** The image reference episodes run. */
   ref: string;
   /** The image's USER ("" means root). */
   user: string;
@@ -45,6 +46,7 @@ export class ImageStore {
   #builds = new Map<string, Promise<ImageInfo>>();
   #present = new Map<string, Promise<ImageInfo>>();
 
+  /** A store on `docker`; `images` maps task image → replacement (default none). */
   constructor(readonly docker: Docker, readonly images: Record<string, string> = {}) {}
 
   /** The image an episode of `task` runs (and its verifier starts from). */

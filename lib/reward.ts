@@ -2,7 +2,9 @@
 
 /** A parsed reward: the scalar and every numeric component as a metric. */
 export interface Reward {
+  /** The reward. */
   reward: number;
+  /** Every numeric (or boolean, as 0/1) reward.json component; empty for reward.txt. */
   metrics: Record<string, number>;
 }
 

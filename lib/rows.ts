@@ -4,13 +4,17 @@ import { findTasks, loadTask } from "./task.ts";
 
 /** A chat message of a row. */
 export interface RowMessage {
+  /** Who the message is from. */
   role: "system" | "user";
+  /** The message text. */
   content: string;
 }
 
 /** One row: the task directory (absolute) and the first messages. */
 export interface HarborRow {
+  /** The task directory, absolute. */
   task_dir: string;
+  /** The system message (unless `noSystem`) and the user message (the instruction). */
   messages: RowMessage[];
 }
 

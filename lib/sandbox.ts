@@ -27,10 +27,15 @@ export interface SandboxOptions {
 
 /** Phase timings of a start, in milliseconds. */
 export interface StartTimings {
+  /** Resolving (or building) the image. */
   image: number;
+  /** Creating the container. */
   run: number;
+  /** Resolving the image user and staging the working directory. */
   stage: number;
+  /** Running environment/setup.sh. */
   setup: number;
+  /** Waiting for the healthcheck to pass. */
   healthcheck: number;
 }
 
@@ -40,6 +45,7 @@ async function fileBytes(path: string): Promise<Uint8Array> {
 
 /** A running episode container with its exec channel. */
 export class Sandbox {
+  /** Phase timings of the start, in milliseconds. */
   readonly timings: StartTimings = { image: 0, run: 0, stage: 0, setup: 0, healthcheck: 0 };
   #removed = false;
   #verifier?: Promise<string>;

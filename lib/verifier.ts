@@ -16,6 +16,7 @@ export interface VerifyOptions {
 
 /** What the verifier found. */
 export interface VerifyResult {
+  /** The reward (0 when the verifier failed). */
   reward: number;
   /** Every numeric reward.json component, plus `verifier_failed` (and `container_dead`) when it applies. */
   metrics: Record<string, number>;
@@ -23,6 +24,7 @@ export interface VerifyResult {
   error?: string;
   /** The last 4 kB of test.sh's output. */
   testOutput: string;
+  /** Milliseconds spent capturing, copying, running the tests, and in total. */
   timings: { capture: number; copy: number; tests: number; total: number };
 }
 

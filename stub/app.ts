@@ -1,5 +1,6 @@
 /** The stub's Hono app: OpenAI Chat Completions, OpenAI Responses and Anthropic Messages endpoints that answer from a script and records every request body. */
 import { type Context, Hono } from "hono";
+import type { HttpApp } from "../lib/http_app.ts";
 import type { Recorder } from "./recorder.ts";
 import type { ScriptRunner } from "./script.ts";
 import { chatChunks, chatCompletion, sseStream, usageFor } from "./sse.ts";
@@ -40,7 +41,7 @@ function parseObject(bytes: Uint8Array): Record<string, unknown> | string {
 }
 
 /** Builds the app; serve it with `Deno.serve(app.fetch)` or test it with `app.request()`. */
-export function createStubApp(opts: StubOptions): Hono {
+export function createStubApp(opts: StubOptions): HttpApp {
   const app = new Hono();
   const now = () => Math.floor(Date.now() / 1000);
 

@@ -5,6 +5,7 @@
  * timeout are closed by a sweeper.
  */
 import { type Context, Hono } from "hono";
+import type { HttpApp } from "../http_app.ts";
 import { InfraError, TaskError } from "../errors.ts";
 import type { EnvRow, HarborEnv, HarborEpisode } from "../harbor_env.ts";
 import type { AssistantTurn } from "../harness/episode.ts";
@@ -124,7 +125,7 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
 /** The server's app plus its lifecycle: `close()` closes every open episode and stops the sweeper. */
 export interface EnvServer {
   /** The Hono app: serve it with `Deno.serve(server.app.fetch)`. */
-  app: Hono;
+  app: HttpApp;
   /** Open episodes. */
   readonly size: number;
   /** Closes episodes idle past the timeout; returns how many (the sweeper calls it). */

@@ -10,7 +10,9 @@ import type { ChatMessage, HarnessProfile, ParsedCall, TextPart, ToolCall, ToolO
 
 /** The policy's assistant turn. */
 export interface AssistantTurn {
+  /** The turn's text (may be empty or null when it only calls tools). */
   content?: string | null;
+  /** Native tool calls the turn made. */
   tool_calls?: ToolCall[];
   /** Reasoning text the endpoint returned apart from the content; echoed back as harnesses do. */
   reasoning_content?: string;
@@ -22,6 +24,7 @@ export interface AssistantTurn {
 export interface StepResult {
   /** Messages the harness would append after the assistant turn (tool results, format errors). */
   observations: ChatMessage[];
+  /** True when the episode has ended. */
   done: boolean;
   /** Why the episode ended, when it did. */
   exitStatus?: "stop_rule" | "format_errors";
@@ -29,9 +32,13 @@ export interface StepResult {
 
 /** Counters an episode keeps for the metrics. */
 export interface EpisodeCounters {
+  /** Assistant turns taken. */
   turns: number;
+  /** Tool calls made (unknown tools included; each keystroke command counts one). */
   toolCalls: number;
+  /** Malformed turns (no call where one was needed, bad protocol, failed validation). */
   formatErrors: number;
+  /** Calls to tools the episode does not expose. */
   unknownTools: number;
 }
 
@@ -57,7 +64,9 @@ function contentText(c: string | TextPart[] | null | undefined): string {
 
 /** An episode under one profile. */
 export class ProfileEpisode {
+  /** The episode's session: container, profile and scratch state. */
   readonly session: Session;
+  /** Counters for the metrics. */
   readonly counters: EpisodeCounters = { turns: 0, toolCalls: 0, formatErrors: 0, unknownTools: 0 };
   /** The history as the harness keeps it: first messages, echoed assistant turns, observations. */
   readonly messages: ChatMessage[] = [];
@@ -67,6 +76,7 @@ export class ProfileEpisode {
   /** Flag stop: a completion was seen and awaits its confirmation. */
   #pendingFlag = false;
 
+  /** An episode of `profile` on a started container; `maxOutput` is the session's output limit (default 16000). */
   constructor(readonly profile: HarnessProfile, box: Sandbox, maxOutput?: number) {
     this.session = new Session(box, profile, maxOutput);
   }

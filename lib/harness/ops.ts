@@ -26,7 +26,9 @@ export type OpErrorKind =
 
 /** A policy mistake found by an op (missing file, ambiguous edit, ...); never an infrastructure failure. */
 export class OpError extends Error {
+  /** Always "OpError". */
   override name = "OpError";
+  /** A mistake of `kind`, with its details (path, count, ...) in `data`. */
   constructor(readonly kind: OpErrorKind, readonly data: Record<string, unknown> = {}) {
     super(`${kind}${Object.keys(data).length ? ` ${JSON.stringify(data)}` : ""}`);
   }
@@ -34,11 +36,15 @@ export class OpError extends Error {
 
 /** What a command gave, for profiles to word. */
 export interface ExecOut {
+  /** The command's exit code. */
   exitCode: number;
+  /** Standard output, decoded as UTF-8. */
   stdout: string;
+  /** Standard error, decoded as UTF-8. */
   stderr: string;
   /** stdout then stderr, or the interleaved stream when `merge` was asked for. */
   output: string;
+  /** True when the command was killed at its timeout. */
   timedOut: boolean;
   /** True when the runtime's cap cut the output. */
   capped: boolean;
@@ -139,6 +145,7 @@ export async function read(box: Sandbox, path: string): Promise<string> {
 export interface DirEntry {
   /** Path relative to the listed directory. */
   path: string;
+  /** What the entry is (`other`: neither file, directory nor symlink). */
   type: "file" | "dir" | "symlink" | "other";
 }
 
@@ -204,8 +211,11 @@ function countOf(hay: string, needle: string): number {
 
 /** What an edit did: the text before and after, and how many places changed. */
 export interface EditResult {
+  /** The file's text before the edit. */
   before: string;
+  /** The file's text after the edit. */
   after: string;
+  /** How many places changed. */
   count: number;
 }
 
@@ -303,8 +313,11 @@ export async function glob(box: Sandbox, pattern: string, path = "."): Promise<s
 
 /** One grep hit. */
 export interface GrepHit {
+  /** The matching file, as grep printed it (under the searched path). */
   path: string;
+  /** 1-based line number of the match. */
   line: number;
+  /** The matching line, without its newline. */
   text: string;
 }
 

@@ -14,6 +14,7 @@ export class Session {
   /** Set by a stop: the answer it captured (null: none). */
   stopped?: { answer: string | null };
 
+  /** A session on a started container under `profile`. */
   constructor(
     readonly box: Sandbox,
     readonly profile: HarnessProfile,

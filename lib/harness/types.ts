@@ -6,30 +6,43 @@ import type { Session } from "./session.ts";
 
 /** A text part of a message whose content is a list of parts. */
 export interface TextPart {
+  /** Always "text". */
   type: "text";
+  /** The part's text. */
   text: string;
 }
 
 /** An OpenAI-style tool call as the policy emitted it. */
 export interface ToolCall {
+  /** The call's id; the tool result's `tool_call_id` names it. */
   id: string;
+  /** Always "function". */
   type: "function";
+  /** The tool's name and its arguments as JSON text. */
   function: { name: string; arguments: string };
 }
 
 /** A chat message as an OpenAI-compatible endpoint receives it. */
 export interface ChatMessage {
+  /** Who the message is from. */
   role: "system" | "user" | "assistant" | "tool";
+  /** The text, a list of text parts, or null (an assistant turn with only tool calls). */
   content: string | TextPart[] | null;
+  /** Reasoning text of an assistant turn, apart from its content. */
   reasoning_content?: string;
+  /** The tool calls of an assistant turn. */
   tool_calls?: ToolCall[];
+  /** The call a tool message answers. */
   tool_call_id?: string;
+  /** Optional participant name (the OpenAI `name` field). */
   name?: string;
 }
 
 /** A tool's schema as sent in the request's `tools` array. */
 export interface ToolSchema {
+  /** Always "function". */
   type: "function";
+  /** The tool's name, description, JSON-schema parameters and optional strict mode. */
   function: { name: string; description: string; parameters: Record<string, unknown>; strict?: boolean };
 }
 
@@ -38,6 +51,7 @@ export type ToolOutput = string | TextPart[];
 
 /** A tool: its schema and the binding that runs it on the episode container. */
 export interface ToolSpec {
+  /** The schema sent to the policy. */
   schema: ToolSchema;
   /** Runs the call; `call` carries the raw argument text for harnesses whose wording depends on it. */
   bind: (s: Session, args: Record<string, unknown>, call: ParsedCall) => Promise<ToolOutput>;
@@ -72,6 +86,7 @@ export type AnswerRule = { kind: "last_text" } | { kind: "stop_answer"; fallback
 
 /** What a profile emulates and what it was written from. */
 export interface Emulates {
+  /** The harness emulated (name and where it comes from). */
   harness: string;
   /** The version emulated (what was read or recorded). */
   version: string;
@@ -83,7 +98,9 @@ export interface Emulates {
 
 /** A harness profile. */
 export interface HarnessProfile {
+  /** The profile's name (the registry key). */
   name: string;
+  /** The profile's version. */
   version: string;
   /** System prompt template (plain replacement of `{workdir}`, `{date}`, ...); "" sends no system message. */
   system: string;
@@ -97,8 +114,11 @@ export interface HarnessProfile {
   toolMessageKeys?: "content_first" | "id_first";
   /** Tools in the order the harness sends them. */
   tools: ToolSpec[];
+  /** How the policy's turns are read. */
   protocol: Protocol;
+  /** What ends an episode. */
   stop: StopRule;
+  /** Where the final answer comes from. */
   answer: AnswerRule;
   /** How the harness echoes an assistant tool-call turn without text: `null`, `""` (default null). */
   emptyAssistantContent?: null | "";
@@ -138,12 +158,15 @@ export interface HarnessProfile {
   chatTemplateKwargs?: Record<string, unknown> | null;
   /** The harness's compaction policy, recorded, not emulated. */
   context?: string;
+  /** What the profile emulates and what it was written from. */
   emulates: Emulates;
 }
 
 /** One keystroke batch item of a terminal protocol: keys as typed, and the seconds the policy asked to wait. */
 export interface KeyCommand {
+  /** The keys, as typed. */
   keystrokes: string;
+  /** Seconds the policy asked to wait after sending them. */
   duration: number;
 }
 
@@ -159,10 +182,15 @@ export interface TerminalHooks {
 
 /** A tool call after parsing: name, arguments, and the raw text when they were not a JSON object. */
 export interface ParsedCall {
+  /** The call's id (text protocols number them `t0`, `t1`, ...). */
   id: string;
+  /** The tool name as the policy gave it. */
   name: string;
+  /** The parsed arguments; null when they are not a JSON object. */
   args: Record<string, unknown> | null;
+  /** The raw argument text. */
   raw: string;
+  /** Why the arguments did not parse, when they did not. */
   error?: string;
 }
 

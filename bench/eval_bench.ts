@@ -1,0 +1,138 @@
+/**
+ * `deno task bench` (eval part): episodes per minute of the runner with a scripted policy at 1, 8 and 64 episodes
+ * alive at once, the runner's peak RSS at 64, and the runner's per-episode overhead against the raw docker floor
+ * (the same container steps issued directly with the docker CLI, one after another). Prints; asserts nothing.
+ */
+import { Docker } from "../lib/docker.ts";
+import { runEpisodes } from "../lib/eval/run_episodes.ts";
+import { scriptPolicy } from "../lib/eval/policy.ts";
+import type { Trajectory } from "../lib/eval/trajectory.ts";
+
+const docker = new Docker();
+const image = Deno.env.get("PGS_BASE_IMAGE") ?? "pgs-base:1";
+const LEVELS = (Deno.env.get("BENCH_CONCURRENCY") ?? "1,8,64").split(",").map(Number);
+const PER_SLOT = Number(Deno.env.get("BENCH_EPISODES_PER_SLOT") ?? 2);
+
+if (!await docker.ping()) {
+  console.error("bench: no Docker engine answers (start dockerd or set DOCKER_HOST)");
+  Deno.exit(1);
+}
+
+const dir = await Deno.makeTempDir({ prefix: "pgs-eval-bench-" });
+await Deno.mkdir(`${dir}/environment/workdir`, { recursive: true });
+await Deno.mkdir(`${dir}/tests`);
+await Deno.writeTextFile(`${dir}/task.toml`, `[environment]\ndocker_image = "${image}"\n`);
+await Deno.writeTextFile(`${dir}/instruction.md`, "Write ok into /workdir/out.txt.\n");
+await Deno.writeTextFile(`${dir}/environment/workdir/notes.txt`, "hello\n".repeat(100));
+await Deno.writeTextFile(
+  `${dir}/tests/test.sh`,
+  '#!/bin/sh\n[ "$(cat /workdir/out.txt)" = ok ] && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n',
+);
+
+// pi's dialect: one shell call, then a reply (the stop rule).
+const policy = scriptPolicy([
+  { tool_calls: [{ name: "bash", arguments: { command: "echo ok > out.txt && cat notes.txt | wc -l" } }] },
+  { content: "Done: out.txt written." },
+]);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+let single = 0;
+console.log("eval runner, scripted policy (pi, 2 turns: one bash call, one reply), verifier in a clean container:");
+for (const c of LEVELS) {
+  const n = Math.max(4, c * PER_SLOT);
+  const rows = Array.from({ length: n }, (_, i) => ({ task_dir: dir, max_turns: 4 + (i % 1) }));
+  let peak = Deno.memoryUsage().rss;
+  const sampler = setInterval(() => peak = Math.max(peak, Deno.memoryUsage().rss), 100);
+  const t0 = performance.now();
+  const groups = await runEpisodes(
+    policy,
+    rows.map((r, i) => ({ ...r, messages: [{ role: "user", content: `#${i}` }] })),
+    {
+      profile: "pi",
+    },
+    { k: 1, maxConcurrent: c, maxStarting: Math.min(c, 8) },
+  );
+  const secs = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  const ts: Trajectory[] = groups.flat();
+  const ok = ts.filter((t) => t.reward === 1).length;
+  const errors = ts.filter((t) => t.reward === null).length;
+  const ep = median(ts.map((t) => t.timings.total_ms));
+  if (c === 1) single = ep;
+  console.log(
+    `  ${String(c).padStart(2)} at once: ${n} episodes in ${secs.toFixed(1)} s = ${
+      (n / secs * 60).toFixed(0)
+    } episodes/min` +
+      `  (median episode ${ep} ms: start ${median(ts.map((t) => t.timings.start_ms))}, verify ${
+        median(ts.map((t) => t.timings.verify_ms))
+      }; ${ok}/${n} rewarded, ${errors} infra errors)  peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB`,
+  );
+}
+
+// The floor: the same container work with the raw docker CLI, sequentially.
+async function sh(args: string[], stdin?: string): Promise<string> {
+  const p = new Deno.Command("docker", { args, stdin: stdin ? "piped" : "null", stdout: "piped", stderr: "piped" })
+    .spawn();
+  if (stdin) {
+    const w = p.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const out = await p.output();
+  if (out.code !== 0) throw new Error(`docker ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
+  return new TextDecoder().decode(out.stdout).trim();
+}
+const floors: number[] = [];
+for (let i = 0; i < 5; i++) {
+  const t = performance.now();
+  const id = await sh([
+    "run",
+    "-d",
+    "--init",
+    "--network",
+    "none",
+    "--label",
+    "pgs-bench=1",
+    image,
+    "sleep",
+    "infinity",
+  ]);
+  await sh(["exec", id, "sh", "-c", "mkdir -p /workdir && echo ok > /workdir/out.txt && wc -l /etc/passwd"]);
+  const tar = await new Deno.Command("docker", {
+    args: ["exec", id, "tar", "-C", "/workdir", "-cf", "-", "."],
+    stdout: "piped",
+  })
+    .output();
+  const v = await sh([
+    "create",
+    "-i",
+    "--network",
+    "none",
+    "--label",
+    "pgs-bench=1",
+    image,
+    "sh",
+    "-c",
+    "mkdir -p /workdir && tar -C /workdir -xf - && cat /workdir/out.txt",
+  ]);
+  const p = new Deno.Command("docker", {
+    args: ["start", "-a", "-i", v],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = p.stdin.getWriter();
+  await w.write(tar.stdout);
+  await w.close();
+  await p.output();
+  await sh(["rm", "-f", id, v]);
+  floors.push(performance.now() - t);
+}
+const floor = median(floors);
+console.log(
+  `  raw docker floor (run, exec, copy the workdir into a fresh verifier container, run it, rm): ${
+    floor.toFixed(0)
+  } ms` +
+    (single ? `; runner overhead per episode at 1 at once: ${(single - floor).toFixed(0)} ms` : ""),
+);
+await Deno.remove(dir, { recursive: true });
