@@ -101,7 +101,7 @@ export const evalCommand: Command = {
       console.error(
         `pgs eval: ${s.overall.episodes} scored (${r.ran} run now, ${r.skipped} already done), pass@1 ${
           pct(s.overall["pass@1"])
-        }, pass@${s.k} ${pct(s["pass@k"])}, ${s.overall.infra_errors} infra errors → ${r.out}`,
+        }${s.k > 1 ? `, pass@${s.k} ${pct(s["pass@k"])}` : ""}, ${s.overall.infra_errors} infra errors → ${r.out}`,
       );
       for (const [p, ps] of Object.entries(s.profiles)) {
         console.error(`  ${p.padEnd(32)} pass@1 ${pct(ps["pass@1"]).padStart(6)}  (${ps.passes}/${ps.episodes})`);

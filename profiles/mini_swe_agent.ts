@@ -282,8 +282,8 @@ function base(): Omit<HarnessProfile, "name" | "system" | "user" | "tools" | "pr
   return {
     version: MINI_SWE_AGENT_VERSION,
     stop: { kind: "sentinel", text: MSWEA_SENTINEL },
+    // The submission (what follows the sentinel line) is the reply the verifier gets.
     answer: { kind: "stop_answer", fallback: "none" },
-    answerChannel: false,
     // v2.4.0+: RepeatedFormatError after max_consecutive_format_errors = 3.
     maxFormatErrors: 3,
     shell: { tool: "bash", arg: "command" },

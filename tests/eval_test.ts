@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
-import { profileNames, resolveProfileName } from "../lib/harness/registry.ts";
+import { getProfile, profileNames, resolveProfileName } from "../lib/harness/registry.ts";
 import { startStub } from "../stub/server.ts";
 import { countPidContainers, dockerTest, makeTask, removeTask } from "./docker_helpers.ts";
 import { EXAMPLE_TASKS } from "./profile_helpers.ts";
@@ -14,9 +14,6 @@ import { assertSummaryMatches, pgsEval } from "./eval_helpers.ts";
 
 const COUNT = join(EXAMPLE_TASKS, "count-error-lines");
 const FIX = join(EXAMPLE_TASKS, "fix-word-count");
-
-/** Profiles with no reply channel upstream: swe-agent's answer is its patch, terminus-2 sends no final message. */
-const NO_REPLY = new Set(["swe-agent@main-3ea751c", "terminus-2@harbor-0.22.0"]);
 
 dockerTest("eval --policy oracle: every registered profile solves a file task and answers a reply task", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pgs_eval_" });
@@ -33,7 +30,8 @@ dockerTest("eval --policy oracle: every registered profile solves a file task an
     assert.equal(t.exit_status, "stop_rule", t.profile);
     assert.equal(t.policy, "oracle");
     const replyTask = t.task.endsWith("count-error-lines");
-    const expected = replyTask && NO_REPLY.has(t.profile) ? 0 : 1;
+    // swe-agent answers with its patch and terminus-2 sends no final message: a reply task scores 0 under them.
+    const expected = replyTask && getProfile(t.profile).answerChannel === false ? 0 : 1;
     assert.equal(t.reward, expected, `${t.profile} on ${t.task}: ${t.answer.slice(0, 200)}`);
     if (replyTask && expected) assert.match(t.answer, /Answer: 35/, t.profile);
   }
@@ -206,5 +204,33 @@ dockerTest(
     const s = summarize(groups.flat(), { k: 2 });
     assert.deepEqual(s.calibration, ["pgs-examples/count-error-lines"]);
     assert.equal(await countPidContainers(docker), 0);
+  },
+);
+
+dockerTest(
+  "runEpisodes: the task's agent timeout ends the episode (exit_status timeout), which is still scored",
+  async () => {
+    const task = await makeTask({
+      "task.toml": '[agent]\ntimeout_sec = 2\n\n[environment]\ndocker_image = "pgs-base:1"\n',
+    });
+    try {
+      const [[t]] = await runEpisodes(
+        (req) => ({
+          content: null,
+          tool_calls: [{
+            id: `c${req.turn}`,
+            type: "function",
+            function: { name: "bash", arguments: '{"command":"sleep 3"}' },
+          }],
+        }),
+        [{ task_dir: task }],
+        { profile: "pi" },
+      );
+      assert.equal(t.exit_status, "timeout");
+      assert.equal(t.turns, 1);
+      assert.equal(t.reward, 1, "the verifier still ran");
+    } finally {
+      await removeTask(task);
+    }
   },
 );

@@ -206,3 +206,32 @@ Deno.test("endpoint: request body as the harness sends it, vLLM extensions, comp
     tokens: { prompt_token_ids: [1, 2], completion_token_ids: [3], logprobs: [-0.5] },
   });
 });
+
+Deno.test("pgs eval: usage errors are one line naming the flag, exit 2", async () => {
+  const run = async (...args: string[]) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", join(import.meta.dirname!, "..", "main.ts"), "eval", ...args],
+      cwd: join(import.meta.dirname!, ".."),
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return { code: out.code, err: new TextDecoder().decode(out.stderr).trim() };
+  };
+  const cases: [string[], RegExp][] = [
+    [[], /^pgs: eval: give --tasks PATH/],
+    [["--tasks", "x", "-k", "0", "--policy", "oracle"], /^pgs: -k must be ≥ 1$/],
+    [["--tasks", "x", "--policy", "oracle", "--profiles", "nope=1"], /^pgs: --profiles: .*nope/],
+    [["--tasks", "x", "--bogus"], /^pgs: eval: Unknown option '--bogus'/],
+    [["--tasks", "no/such/dir", "--policy", "oracle"], /^pgs: no\/such\/dir: /],
+    [
+      ["--tasks", "examples/tasks", "--endpoint", "http://127.0.0.1:9", "--api-key-env", "PGS_NOT_SET_ANYWHERE"],
+      /PGS_NOT_SET_ANYWHERE is not set/,
+    ],
+  ];
+  for (const [args, re] of cases) {
+    const r = await run(...args);
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
+    assert.equal(r.err.split("\n").length, 1, r.err);
+    assert.match(r.err, re);
+  }
+});

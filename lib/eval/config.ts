@@ -192,7 +192,7 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
   for (const [k, v] of Object.entries(flags)) {
     if (v === undefined) continue;
     raw[k] = v;
-    from[k] = `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    from[k] = k.length === 1 ? `-${k}` : `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   }
   const v: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(raw)) {
