@@ -82,8 +82,7 @@ async function sh(args: string[], stdin?: string): Promise<string> {
   if (out.code !== 0) throw new Error(`docker ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
   return new TextDecoder().decode(out.stdout).trim();
 }
-const floors: number[] = [];
-for (let i = 0; i < 5; i++) {
+async function rawEpisode(): Promise<number> {
   const t = performance.now();
   const id = await sh([
     "run",
@@ -101,8 +100,7 @@ for (let i = 0; i < 5; i++) {
   const tar = await new Deno.Command("docker", {
     args: ["exec", id, "tar", "-C", "/workdir", "-cf", "-", "."],
     stdout: "piped",
-  })
-    .output();
+  }).output();
   const v = await sh([
     "create",
     "-i",
@@ -120,14 +118,17 @@ for (let i = 0; i < 5; i++) {
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
-  }).spawn();
+  })
+    .spawn();
   const w = p.stdin.getWriter();
   await w.write(tar.stdout);
   await w.close();
   await p.output();
   await sh(["rm", "-f", id, v]);
-  floors.push(performance.now() - t);
+  return performance.now() - t;
 }
+const floors: number[] = [];
+for (let i = 0; i < 5; i++) floors.push(await rawEpisode());
 const floor = median(floors);
 console.log(
   `  raw docker floor (run, exec, copy the workdir into a fresh verifier container, run it, rm): ${
@@ -135,4 +136,15 @@ console.log(
   } ms` +
     (single ? `; runner overhead per episode at 1 at once: ${(single - floor).toFixed(0)} ms` : ""),
 );
+// The same raw steps, 8 at a time: what the engine itself sustains on this machine.
+{
+  const n = 16;
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next++ < n) await rawEpisode();
+  }));
+  const secs = (performance.now() - t0) / 1000;
+  console.log(`  raw docker, 8 at once: ${n} in ${secs.toFixed(1)} s = ${(n / secs * 60).toFixed(0)} episodes/min`);
+}
 await Deno.remove(dir, { recursive: true });
