@@ -1,4 +1,4 @@
-/** Helpers of the eval tests: run the CLI, and recount a summary from its trajectories. */
+/** Helpers of the CLI and eval tests: run the CLI, and recount a summary from its trajectories. */
 import assert from "node:assert/strict";
 import { join, resolve } from "node:path";
 import type { Summary } from "../lib/eval/summary.ts";
@@ -7,16 +7,21 @@ import { latestById, readTrajectories, type Trajectory } from "../lib/eval/traje
 /** The repository root. */
 export const ROOT = resolve(import.meta.dirname!, "..");
 
-/** Runs `pgs eval ...args` to its end; returns the exit code, stdout and stderr. */
-export async function pgsEval(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+/** Runs `pgs ...args` (from the repository root) to its end; returns the exit code, stdout and stderr. */
+export async function pgs(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", join(ROOT, "main.ts"), "eval", ...args],
+    args: ["run", "-A", "--quiet", join(ROOT, "main.ts"), ...args],
     cwd: ROOT,
     stdout: "piped",
     stderr: "piped",
   }).output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Runs `pgs eval ...args` to its end. */
+export function pgsEval(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  return pgs(["eval", ...args]);
 }
 
 /** Starts `pgs eval ...args` in the background (stderr piped). */

@@ -6,11 +6,20 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { latestById, readTrajectories } from "../lib/eval/trajectory.ts";
 import type { Summary } from "../lib/eval/summary.ts";
+import type { Docker } from "../lib/docker.ts";
 import { containersWith, dockerTest, waitFor } from "./docker_helpers.ts";
 import { EXAMPLE_TASKS } from "./profile_helpers.ts";
 import { pgsEval, spawnEval } from "./eval_helpers.ts";
 
 const COUNT = join(EXAMPLE_TASKS, "count-error-lines");
+
+/** Waits until `child` has finished an episode and has another alive, i.e. it is in the middle of its run. */
+async function midRun(docker: Docker, traj: string, child: Deno.ChildProcess): Promise<boolean> {
+  return await waitFor(
+    async () => lines(traj) >= 1 && (await containersWith(docker, `pgs.pid=${child.pid}`)).length > 0,
+    60_000,
+  );
+}
 
 function lines(path: string): number {
   try {
@@ -26,11 +35,7 @@ dockerTest("eval killed with SIGKILL: the next run removes its leftover containe
   const args = ["--tasks", COUNT, "--policy", "oracle", "--profile", "pi", "-k", "6", "--max-concurrent", "1"];
   const child = spawnEval([...args, "--out", out]);
   const traj = join(out, "trajectories.jsonl");
-  // Killed while an episode is alive and at least one has finished.
-  const caught = await waitFor(
-    async () => lines(traj) >= 1 && (await containersWith(docker, `pgs.pid=${child.pid}`)).length > 0,
-    60_000,
-  );
+  const caught = await midRun(docker, traj, child);
   child.kill("SIGKILL");
   const status = await child.status;
   await child.stderr.cancel();
@@ -73,10 +78,7 @@ dockerTest(
       out,
     ]);
     const traj = join(out, "trajectories.jsonl");
-    const caught = await waitFor(
-      async () => lines(traj) >= 1 && (await containersWith(docker, `pgs.pid=${child.pid}`)).length > 0,
-      60_000,
-    );
+    const caught = await midRun(docker, traj, child);
     child.kill("SIGINT");
     const status = await child.status;
     const stderr = new TextDecoder().decode(await new Response(child.stderr).arrayBuffer());

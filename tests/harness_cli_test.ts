@@ -1,25 +1,14 @@
 /** `pgs harness profiles` and `pgs harness show`, with a user's module of profiles. */
 import assert from "node:assert/strict";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { HarborEnv } from "../lib/harbor_env.ts";
 import { loadProfilesModule } from "../lib/harness/load_module.ts";
 import { profileNames } from "../lib/harness/registry.ts";
 import { dockerTest } from "./docker_helpers.ts";
 import { call } from "./profile_helpers.ts";
+import { pgs, ROOT } from "./eval_helpers.ts";
 
-const ROOT = resolve(import.meta.dirname!, "..");
 const MODULE = join(ROOT, "tests", "fixtures", "my_profiles.ts");
-
-async function pgs(args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", join(ROOT, "main.ts"), ...args],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
 
 Deno.test("harness profiles lists every profile with what it emulates; --json too", async () => {
   const r = await pgs(["harness", "profiles", "--json"]);
