@@ -228,6 +228,12 @@ Deno.test("pgs eval: usage errors are one line naming the flag, exit 2", async (
       /PGS_NOT_SET_ANYWHERE is not set/,
     ],
   ];
+  const down = await run("--tasks", "examples/tasks", "--endpoint", "http://127.0.0.1:9/v1");
+  assert.equal(down.code, 1);
+  assert.match(
+    down.err,
+    /^pgs: --endpoint http:\/\/127.0.0.1:9\/v1: endpoint: GET http:\/\/127.0.0.1:9\/v1\/models failed .*give --model$/,
+  );
   for (const [args, re] of cases) {
     const r = await run(...args);
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);

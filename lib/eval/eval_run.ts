@@ -5,7 +5,7 @@
  */
 import { join, resolve } from "node:path";
 import { Docker } from "../docker.ts";
-import { UsageError } from "../errors.ts";
+import { InfraError, UsageError } from "../errors.ts";
 import { loadProfilesModule } from "../harness/load_module.ts";
 import { resolveProfileName } from "../harness/registry.ts";
 import type { EvalConfig } from "./config.ts";
@@ -112,6 +112,14 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
   }
   const rows = await loadRows(cfg.tasks);
   const policy = await policyFor(cfg);
+  // An endpoint that cannot even list its models fails the run now, in one line, rather than every episode.
+  if ("model" in policy && typeof policy.model === "function") {
+    try {
+      await (policy.model as () => Promise<string>)();
+    } catch (e) {
+      throw new InfraError(`--endpoint ${cfg.endpoint}: ${(e as Error).message}`, "endpoint");
+    }
+  }
   const hosts = cfg.hosts.length ? cfg.hosts : [{}];
   for (const h of hosts) {
     if (!await new Docker(h.host).ping()) {
