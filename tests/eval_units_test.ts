@@ -217,12 +217,18 @@ Deno.test("pgs eval: usage errors are one line naming the flag, exit 2", async (
     }).output();
     return { code: out.code, err: new TextDecoder().decode(out.stderr).trim() };
   };
+  const broken = await Deno.makeTempDir({ prefix: "pgs_broken_" });
+  await Deno.mkdir(join(broken, "tests"));
+  await Deno.writeTextFile(join(broken, "task.toml"), '[environment]\ncpus = "two"\n');
+  await Deno.writeTextFile(join(broken, "instruction.md"), "x\n");
+  await Deno.writeTextFile(join(broken, "tests", "test.sh"), "#!/bin/sh\n");
   const cases: [string[], RegExp][] = [
     [[], /^pgs: eval: give --tasks PATH/],
     [["--tasks", "x", "-k", "0", "--policy", "oracle"], /^pgs: -k must be ≥ 1$/],
     [["--tasks", "x", "--policy", "oracle", "--profiles", "nope=1"], /^pgs: --profiles: .*nope/],
     [["--tasks", "x", "--bogus"], /^pgs: eval: Unknown option '--bogus'/],
     [["--tasks", "no/such/dir", "--policy", "oracle"], /^pgs: no\/such\/dir: /],
+    [["--tasks", broken, "--policy", "oracle"], /^pgs: .*task\.toml:2: environment\.cpus must be a positive number/],
     [
       ["--tasks", "examples/tasks", "--endpoint", "http://127.0.0.1:9", "--api-key-env", "PGS_NOT_SET_ANYWHERE"],
       /PGS_NOT_SET_ANYWHERE is not set/,
@@ -240,4 +246,5 @@ Deno.test("pgs eval: usage errors are one line naming the flag, exit 2", async (
     assert.equal(r.err.split("\n").length, 1, r.err);
     assert.match(r.err, re);
   }
+  await Deno.remove(broken, { recursive: true });
 });

@@ -11,6 +11,7 @@ import { resolveProfileName } from "../harness/registry.ts";
 import type { EvalConfig } from "./config.ts";
 import { endpointPolicy } from "./endpoint_policy.ts";
 import { loadRows } from "./load_rows.ts";
+import { loadTask } from "../task.ts";
 import { oraclePolicy, type Policy, scriptPolicy } from "./policy.ts";
 import { Progress } from "./progress.ts";
 import { reportHtml } from "./report_html.ts";
@@ -111,6 +112,8 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
     }
   }
   const rows = await loadRows(cfg.tasks);
+  // A broken task is bad input: it fails the run now, naming its file and field, not each of its episodes.
+  await Promise.all([...new Set(rows.map((r) => r.task_dir))].map(loadTask));
   const policy = await policyFor(cfg);
   // An endpoint that cannot even list its models fails the run now, in one line, rather than every episode.
   if ("model" in policy && typeof policy.model === "function") {
