@@ -186,7 +186,7 @@ export class ExecChannel {
     const cap = opts.maxOutputBytes ?? DEFAULT_CAP;
     let mode = opts.shell === "sh" ? "s" : "b";
     if (opts.mergeStderr) mode = mode.toUpperCase();
-    await this.#writer!.write(enc.encode(`${id} ${mode} ${cap} ${cwd} ${encodeBody(script)}\n`));
+    await this.#writer!.write(enc.encode(`${id} ${mode} ${cap} ${cwd} ${encodeBody(script)}`));
     const reader = this.#reader!;
     const pidLine = await reader.readLine();
     const pidMatch = pidLine?.match(/^PGS-PID (\d+) (\d+)$/);

@@ -3,10 +3,11 @@
  * `docker exec -i`. It needs /bin/sh plus `wc`, `head` and `rm` (coreutils or busybox); `setsid`, when present, puts
  * each command in its own process group so a timeout kills the whole group.
  *
- * Requests, one line each: `ID MODE CAP CWD BODY`. MODE is `s` (/bin/sh) or `b` (bash -l), upper-case to merge
- * stderr into stdout; CAP is the byte cap per stream; CWD is the directory to start in (`.` for the server's; it has no
- * spaces or backslashes, the client puts other directories in the script); BODY is the script, escaped for
- * `printf %b` (see `encodeBody`). The script runs as `/bin/sh -c SCRIPT` (or `bash -lc`), as a harness's subprocess
+ * Requests: a line `ID MODE CAP CWD K`, then the script as K lines (its text split at newlines, so the last line is
+ * empty when the script ends with one). MODE is `s` (/bin/sh) or `b` (bash -l), upper-case to merge stderr into
+ * stdout; CAP is the byte cap per stream; CWD is the directory to start in (`.` for the server's; it has no spaces or
+ * backslashes, the client puts other directories in the script). Lines are read with the `read` builtin, so a command
+ * costs no fork before its own. The script runs as `/bin/sh -c SCRIPT` (or `bash -lc`), as a harness's subprocess
  * would, so `$0` and error messages read as they do there; scripts too long for an argument run from a file.
  * Replies: `PGS-PID ID PID` when the command starts, then `PGS-END ID RC OUT ERR OUT_SENT ERR_SENT` followed by
  * exactly OUT_SENT + ERR_SENT raw bytes (stdout, then stderr).
@@ -20,12 +21,14 @@ printf 'PGS-READY %s %s\n' "\${S:-none}" "$B"
 run() { cd "$w" || exit 1; exec $S $sh $o "$1"; }
 n=0
 while IFS= read -r l; do
-  i=\${l%% *}; l=\${l#* }; m=\${l%% *}; l=\${l#* }; c=\${l%% *}; l=\${l#* }; w=\${l%% *}; l=\${l#* }
+  i=\${l%% *}; l=\${l#* }; m=\${l%% *}; l=\${l#* }; c=\${l%% *}; l=\${l#* }; w=\${l%% *}; k=\${l#* }
+  IFS= read -r q; while [ "$k" -gt 1 ]; do IFS= read -r x; q="$q
+$x"; k=$((k-1)); done
   [ -d "$d" ] || mkdir -p "$d"
   n=$((n+1)); if [ $n -ge 64 ]; then rm -f "$d"/*; n=0; fi
   f="$d/$i"
   case $m in s|S) sh=/bin/sh; o=-c;; *) sh=$B; o=-lc;; esac
-  if [ \${#l} -lt 100000 ]; then q=$(printf '%b' "$l"); else printf '%b' "$l" > "$f.s"; q="$f.s"; o=\${o%c}; fi
+  if [ \${#q} -ge 100000 ]; then printf '%s' "$q" > "$f.s"; q="$f.s"; o=\${o%c}; fi
   case $m in
     s|b) run "$q" >"$f.o" 2>"$f.e" </dev/null & ;;
     *) : >"$f.e"; run "$q" >"$f.o" 2>&1 </dev/null & ;;
@@ -71,19 +74,10 @@ kill -KILL $all 2>/dev/null
 exit 0
 `.replaceAll("\\$", "$");
 
-/** Escapes a script for the server's `printf %b`: backslashes and control bytes become octal escapes. */
+/** The script as the server reads it: its line count, then its lines (cut at a NUL, as an argv string would be). */
 export function encodeBody(script: string): string {
-  const bytes = new TextEncoder().encode(script);
-  let out = "";
-  let run = 0;
-  for (let k = 0; k < bytes.length; k++) {
-    const b = bytes[k];
-    if (b === 0x5c || b < 0x20 || b === 0x7f) {
-      if (k > run) out += new TextDecoder().decode(bytes.subarray(run, k));
-      out += "\\0" + b.toString(8).padStart(3, "0");
-      run = k + 1;
-    }
-  }
-  if (run < bytes.length) out += new TextDecoder().decode(bytes.subarray(run));
-  return out;
+  const nul = script.indexOf("\0");
+  const text = nul < 0 ? script : script.slice(0, nul);
+  const lines = text.split("\n");
+  return `${lines.length}\n${lines.join("\n")}\n`;
 }
