@@ -25,6 +25,8 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
   --max-concurrent N         episodes alive at once, per Docker engine (default 8)
   --max-starting N           containers starting at once, per Docker engine (default 4)
   --chat-template-kwargs J   JSON object sent as vLLM's chat_template_kwargs, e.g. '{"enable_thinking":false}'
+  --profile-chat-template-kwargs J   JSON {profile: {kwargs}}, e.g. '{"opencode": {"enable_thinking": true}}'
+  --max-output N             characters of command output kept where a profile has no limit (default 16000)
   --token-ids                ask for logprobs and vLLM's return_token_ids; store rollout_details, flag drift
   --seed N                   seed of the profile draw (default 0)
   --docker-host H            a Docker engine (repeat to spread episodes over several; default DOCKER_HOST)
@@ -62,6 +64,8 @@ export const evalCommand: Command = {
       "max-concurrent": { type: "string" },
       "max-starting": { type: "string" },
       "chat-template-kwargs": { type: "string" },
+      "profile-chat-template-kwargs": { type: "string" },
+      "max-output": { type: "string" },
       "token-ids": { type: "boolean" },
       seed: { type: "string" },
       "docker-host": { type: "string", multiple: true },

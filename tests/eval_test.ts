@@ -68,6 +68,8 @@ dockerTest(
         "0.7",
         "--chat-template-kwargs",
         '{"enable_thinking": false}',
+        "--profile-chat-template-kwargs",
+        '{"pi": {"enable_thinking": true, "pi_only": 1}}',
         "--out",
         join(dir, "out"),
       ]);
@@ -80,7 +82,15 @@ dockerTest(
       assert.deepEqual([count.passes, count.episodes, count["pass@k"], count.profiles.length], [2, 2, 1, 1]);
       assert.equal(summary.overall.passes, 2);
       assert.equal(summary["pass@k"], 0.25);
+      const piEpisodes = ts.filter((t) => t.profile.startsWith("pi@")).length;
+      assert.ok(piEpisodes > 0 && piEpisodes < 8, "the draw (seed 0) gives both profiles");
       for (const t of ts) {
+        // Model-level kwargs, overridden per profile.
+        const pi = t.profile.startsWith("pi@");
+        assert.deepEqual(
+          t.chat_template_kwargs,
+          pi ? { enable_thinking: true, pi_only: 1 } : { enable_thinking: false },
+        );
         assert.equal(t.model, "stub-model");
         assert.equal(t.turns, 2);
         const rd = t.rollout_details![0];
@@ -100,9 +110,12 @@ dockerTest(
         assert.equal(b.return_token_ids, true);
         assert.equal(b.logprobs, true);
         assert.equal(b.temperature, 0.7);
-        assert.deepEqual(b.chat_template_kwargs, { enable_thinking: false });
         assert.ok(b.tools.length >= 4);
       }
+      const piBodies = bodies.filter((b) => b.chat_template_kwargs.pi_only === 1);
+      assert.equal(piBodies.length, piEpisodes * 2);
+      assert.ok(piBodies.every((b) => b.chat_template_kwargs.enable_thinking === true));
+      assert.equal(bodies.filter((b) => b.chat_template_kwargs.enable_thinking === false).length, 16 - piEpisodes * 2);
     } finally {
       await stub.stop();
     }

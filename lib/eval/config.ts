@@ -40,6 +40,10 @@ export interface EvalConfig {
   maxStarting: number;
   /** vLLM's chat_template_kwargs, the model's (lowest) level (default none). */
   chatTemplateKwargs?: Record<string, unknown>;
+  /** Per-profile chat_template_kwargs, e.g. {opencode: {enable_thinking: true}}; a row's own win (default none). */
+  profileChatTemplateKwargs?: Record<string, Record<string, unknown>>;
+  /** Characters of command output kept where a profile has no limit of its own (default 16000). */
+  maxOutput?: number;
   /** Seed of the per-group profile draw (default 0). Not sent to the endpoint: k samples must differ. */
   seed: number;
   /** Output folder (default ./pgs-eval). */
@@ -80,6 +84,8 @@ const FIELDS: Record<string, "string" | "number" | "int" | "bool" | "weights" | 
   maxConcurrent: "int",
   maxStarting: "int",
   chatTemplateKwargs: "object",
+  profileChatTemplateKwargs: "object",
+  maxOutput: "int",
   seed: "int",
   out: "string",
   tokenIds: "bool",
@@ -242,7 +248,14 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
   if (policy !== "endpoint" && v.endpoint) {
     throw new UsageError(`eval: ${where("endpoint")} is only used with --policy endpoint (policy is ${policy})`);
   }
-  for (const k of ["k", "maxTurns", "maxConcurrent", "maxStarting", "maxTokens", "topK", "requestTimeoutSec"]) {
+  for (const [p, kw] of Object.entries((v.profileChatTemplateKwargs ?? {}) as Record<string, unknown>)) {
+    if (!kw || typeof kw !== "object" || Array.isArray(kw)) {
+      throw new UsageError(`${where("profileChatTemplateKwargs")}: ${p} must map to an object`);
+    }
+  }
+  for (
+    const k of ["k", "maxTurns", "maxConcurrent", "maxStarting", "maxTokens", "topK", "requestTimeoutSec", "maxOutput"]
+  ) {
     if (v[k] !== undefined && (v[k] as number) < 1) throw new UsageError(`${where(k)} must be ≥ 1`);
   }
   return {
@@ -262,6 +275,8 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
     maxConcurrent: (v.maxConcurrent as number) ?? 8,
     maxStarting: (v.maxStarting as number) ?? 4,
     chatTemplateKwargs: v.chatTemplateKwargs as Record<string, unknown> | undefined,
+    profileChatTemplateKwargs: v.profileChatTemplateKwargs as Record<string, Record<string, unknown>> | undefined,
+    maxOutput: v.maxOutput as number | undefined,
     seed: (v.seed as number) ?? 0,
     out: (v.out as string) ?? "pgs-eval",
     tokenIds: (v.tokenIds as boolean) ?? false,

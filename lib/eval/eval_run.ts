@@ -34,6 +34,8 @@ const FINGERPRINT = [
   "maxTokens",
   "maxTurns",
   "chatTemplateKwargs",
+  "profileChatTemplateKwargs",
+  "maxOutput",
   "seed",
   "tokenIds",
   "images",
@@ -102,7 +104,9 @@ function writeAtomic(path: string, text: string): void {
 /** Runs (or resumes) an eval into `cfg.out`. */
 export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<EvalResult> {
   if (cfg.profilesModule) await loadProfilesModule(cfg.profilesModule);
-  for (const p of [cfg.profile, ...Object.keys(cfg.profiles ?? {})]) {
+  for (
+    const p of [cfg.profile, ...Object.keys(cfg.profiles ?? {}), ...Object.keys(cfg.profileChatTemplateKwargs ?? {})]
+  ) {
     if (p) {
       try {
         resolveProfileName(p);
@@ -185,6 +189,8 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
       profiles: cfg.profiles,
       profileSeed: cfg.seed,
       chatTemplateKwargs: cfg.chatTemplateKwargs,
+      profileChatKwargs: cfg.profileChatTemplateKwargs,
+      maxOutput: cfg.maxOutput,
       images: cfg.images,
     }, {
       k: cfg.k,

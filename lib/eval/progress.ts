@@ -12,6 +12,7 @@ export class Progress {
   #errors = 0;
   #t0 = performance.now();
   readonly #tty: boolean;
+  #ticker?: ReturnType<typeof setInterval>;
 
   /** `total` episodes, `already` done before; `write` and `tty` default to stderr and whether it is a terminal. */
   constructor(
@@ -22,7 +23,13 @@ export class Progress {
     tty?: boolean,
   ) {
     this.#tty = tty ?? Deno.stderr.isTerminal();
-    if (this.#tty) this.#draw();
+    if (this.#tty) {
+      this.#draw();
+      // Redrawn every second too, so the rate stays true while long episodes run.
+      const ticker = setInterval(() => this.#draw(), 1000);
+      Deno.unrefTimer(ticker);
+      this.#ticker = ticker;
+    }
   }
 
   /** Counts a finished episode and shows it. */
@@ -49,6 +56,7 @@ export class Progress {
 
   /** Ends the bar's line. */
   close(): void {
+    clearInterval(this.#ticker);
     if (this.#tty) this.write("\n");
   }
 
