@@ -7,13 +7,20 @@ import { join } from "node:path";
 import { createEnvServer } from "../lib/env_server/app.ts";
 import { HarborEnv } from "../lib/harbor_env.ts";
 import { startStub } from "../stub/server.ts";
-import { containersWith, countPidContainers, dockerTest, requireDocker } from "./docker_helpers.ts";
+import type { Docker } from "../lib/docker.ts";
+import { countPidContainers, dockerTest, requireDocker } from "./docker_helpers.ts";
 import { ROOT } from "./eval_helpers.ts";
 import { EXAMPLE_TASKS } from "./profile_helpers.ts";
 
 const COUNT = join(EXAMPLE_TASKS, "count-error-lines");
 const TOKEN = "s3cret";
 const auth = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
+
+/** Whether a container exists (running or not). */
+async function exists(docker: Docker, id: string): Promise<boolean> {
+  assert.match(id, /^[0-9a-f]{12,}$/);
+  return (await docker.call(["inspect", "--format", "{{.Id}}", id])).code === 0;
+}
 
 function server(opts: { idleTimeoutSec?: number; profiles?: Record<string, number> } = {}) {
   const env = new HarborEnv({ profiles: opts.profiles ?? { pi: 1 }, docker: requireDocker() });
@@ -64,6 +71,7 @@ dockerTest("env serve API: create → step → finish scores the episode and rem
     const created = await call(s, "POST", "/v1/episodes", { row: { task_dir: COUNT }, group: 3 });
     assert.equal(created.status, 201, JSON.stringify(created.json));
     const ep = created.json;
+    assert.equal(await exists(docker, ep.container_id), true);
     assert.ok(["pi@0.73.1", "opencode@1.18.33"].includes(ep.harness_profile));
     assert.deepEqual(ep.tools.map((t: { function: { name: string } }) => t.function.name).includes("bash"), true);
     assert.equal(ep.messages.at(-1).role, "user");
@@ -98,7 +106,7 @@ dockerTest("env serve API: create → step → finish scores the episode and rem
     assert.equal(fin.json.metrics[`metric/profile/${ep.profile_key}/reward`], 1);
     assert.equal((await call(s, "POST", `/v1/episodes/${ep.episode_id}/finish`)).status, 404);
     assert.equal(s.size, 0);
-    assert.deepEqual(await containersWith(docker, `pgs.pid=${Deno.pid}`, `pgs.task=${ep.task}`), []);
+    assert.equal(await exists(docker, ep.container_id), false);
   } finally {
     await s.close();
   }
@@ -120,7 +128,7 @@ dockerTest("env serve API: a row's max_turns ends the episode; idle episodes are
     assert.equal(await s.sweep(Date.now()), 0, "not idle yet");
     assert.equal(await s.sweep(Date.now() + 61_000), 1);
     assert.equal((await call(s, "GET", `/v1/episodes/${idle.episode_id}`)).status, 404);
-    assert.deepEqual(await containersWith(docker, `pgs.pid=${Deno.pid}`, `pgs.task=${idle.task}`), []);
+    assert.equal(await exists(docker, idle.container_id), false);
   } finally {
     await s.close();
   }
@@ -243,5 +251,46 @@ dockerTest(
     assert.match(rest, /stopped; closed 1 open episode/);
     assert.equal(status.code, 143);
     assert.equal(await countPidContainers(docker, child.pid), 0);
+  },
+);
+
+dockerTest(
+  "env serve API: many episodes at once, each in its own container, a busy one refuses a second step",
+  async (docker) => {
+    const s = server({ profiles: { pi: 1 } });
+    try {
+      const eps = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => call(s, "POST", "/v1/episodes", { row: { task_dir: COUNT }, group: i })),
+      );
+      assert.deepEqual(eps.map((e) => e.status), [201, 201, 201, 201, 201, 201]);
+      assert.equal(s.size, 6);
+      // Each writes its own marker; none sees another's.
+      const steps = await Promise.all(eps.map((e, i) =>
+        call(s, "POST", `/v1/episodes/${e.json.episode_id}/step`, {
+          tool_calls: [{
+            id: "c",
+            type: "function",
+            function: { name: "bash", arguments: JSON.stringify({ command: `echo ${i} > mark; cat mark; ls mark*` }) },
+          }],
+        })
+      ));
+      steps.forEach((st, i) =>
+        assert.match(JSON.stringify(st.json.observations[0].content), new RegExp(`${i}\\\\nmark\\\\n`))
+      );
+      // Two steps at once on one episode: the second is refused while the first runs.
+      const id = eps[0].json.episode_id;
+      const slow = call(s, "POST", `/v1/episodes/${id}/step`, {
+        tool_calls: [{ id: "s", type: "function", function: { name: "bash", arguments: '{"command":"sleep 1"}' } }],
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      const busy = await call(s, "POST", `/v1/episodes/${id}/step`, { content: "x" });
+      assert.deepEqual([busy.status, busy.json.error.type], [409, "episode_busy"]);
+      assert.equal((await slow).status, 200);
+      const fins = await Promise.all(eps.map((e) => call(s, "DELETE", `/v1/episodes/${e.json.episode_id}`)));
+      assert.ok(fins.every((f) => f.status === 200));
+      for (const e of eps) assert.equal(await exists(docker, e.json.container_id), false);
+    } finally {
+      await s.close();
+    }
   },
 );

@@ -208,6 +208,7 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       harness_profile: ep.harnessProfile,
       profile_key: ep.profileKey,
       task: ep.task.name,
+      container_id: ep.box.id,
       max_turns: row.max_turns ?? null,
       info: ep.info,
     }, 201);
