@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
 import { getProfile, profileNames, resolveProfileName } from "../lib/harness/registry.ts";
 import { startStub } from "../stub/server.ts";
-import { countPidContainers, dockerTest, makeTask, removeTask } from "./docker_helpers.ts";
+import { dockerTest, makeTask, removeTask } from "./docker_helpers.ts";
+import { trackedContainers } from "../lib/hygiene.ts";
 import { EXAMPLE_TASKS } from "./profile_helpers.ts";
 import { assertSummaryMatches, pgsEval } from "./eval_helpers.ts";
 
@@ -198,7 +199,7 @@ dockerTest("eval: an infrastructure error is reported apart, never a reward of 0
 
 dockerTest(
   "runEpisodes (library): a function engine, k samples sharing a profile, the calibration list",
-  async (docker) => {
+  async () => {
     const groups = await runEpisodes(
       // Sample 0 answers right, sample 1 wrong: count-error-lines lands in the calibration list.
       (req) => req.sample === 0 ? "Answer: 35" : "Answer: 34",
@@ -216,7 +217,8 @@ dockerTest(
     const { summarize } = await import("../lib/eval/summary.ts");
     const s = summarize(groups.flat(), { k: 2 });
     assert.deepEqual(s.calibration, ["pgs-examples/count-error-lines"]);
-    assert.equal(await countPidContainers(docker), 0);
+    // Every container the runner started (this module's isolate tracks them) was removed.
+    assert.deepEqual(trackedContainers(), []);
   },
 );
 
