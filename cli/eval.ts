@@ -93,13 +93,20 @@ export const evalCommand: Command = {
     const stop = new AbortController();
     let flush: (() => void) | undefined;
     const offStart = onSignal("start", () => stop.abort());
+    const interrupted = "pgs eval: interrupted; containers removed, finished episodes kept (re-run to resume)";
+    // Written by the signal handler only if the run has not wound down by the time the containers are gone.
     const off = onSignal("exit", () => {
       flush?.();
-      console.error("\npgs eval: interrupted; containers removed, finished episodes kept (re-run to resume)");
+      console.error(`\n${interrupted}`);
     });
     try {
       const r = await evaluate(cfg, { signal: stop.signal, onFlush: (f) => flush = f });
       const s = r.summary;
+      if (stop.signal.aborted) {
+        off();
+        console.error(`\n${interrupted}: ${s.overall.episodes} of ${s.expected} scored → ${r.out}`);
+        return 130;
+      }
       const pct = (x: number | null) => x === null ? "-" : `${(x * 100).toFixed(1)}%`;
       if (values.json) console.log(JSON.stringify(s, null, 2));
       console.error(

@@ -160,6 +160,15 @@ function runHooks(hooks: Set<() => void>): void {
 
 let creating = 0;
 let exiting = false;
+let exited: Promise<never> | undefined;
+
+/**
+ * Resolves at once unless a signal is being handled; then never (the handler removes the containers and exits), so a
+ * command that finishes meanwhile does not exit before the cleanup is done.
+ */
+export function afterSignalCleanup(): Promise<void> {
+  return exited ?? Promise.resolve();
+}
 
 /**
  * Wraps a `docker run`/`docker create` of ours: a signal arriving meanwhile waits for it to settle, so the container
@@ -168,6 +177,8 @@ let exiting = false;
 export async function creatingContainer<T>(docker: Docker, create: () => Promise<T>): Promise<T> {
   engines.add(docker);
   installExitHooks();
+  // Once a signal is being handled nothing new is created: it could outlive the last sweep.
+  if (exiting) throw new Error("pgs is stopping: no new container");
   creating++;
   try {
     return await create();
@@ -176,25 +187,26 @@ export async function creatingContainer<T>(docker: Docker, create: () => Promise
   }
 }
 
-/** Removes, synchronously, every container labelled as this process's on the engines it used. */
-function removeOwnByLabelSync(): void {
+/**
+ * Removes every container of this process, asynchronously: the tracked ones, then any labelled with this run on the
+ * engines it used (one a `docker run` made but had not reported yet). Async on purpose: the event loop keeps pumping
+ * the pipes of in-flight docker calls (a `docker cp` between two containers holds a container lock in the daemon
+ * until its stream is drained), where a synchronous `docker rm` would wait on that lock forever.
+ */
+async function removeAllAsync(): Promise<void> {
   const me = owner();
-  for (const d of engines) {
-    try {
-      const ps = new Deno.Command("docker", {
-        args: ["ps", "-aq", "--filter", `label=${LABELS.pid}=${me.pid}`, "--filter", `label=${LABELS.run}=${me.run}`],
-        env: d.env(),
-        stdout: "piped",
-        stderr: "null",
-      }).outputSync();
-      const ids = new TextDecoder().decode(ps.stdout).split("\n").filter(Boolean);
-      if (ids.length) {
-        new Deno.Command("docker", { args: ["rm", "-f", "-v", ...ids], env: d.env(), stdout: "null", stderr: "null" })
-          .outputSync();
-      }
-      for (const id of ids) live.delete(id);
-    } catch { /* best effort at exit */ }
-  }
+  await Promise.all([...engines].map(async (d) => {
+    const mine = [...live].filter(([, e]) => e === d).map(([id]) => id);
+    const ps = await d.call(
+      ["ps", "-aq", "--filter", `label=${LABELS.pid}=${me.pid}`, "--filter", `label=${LABELS.run}=${me.run}`],
+      { timeoutMs: 30_000 },
+    ).catch(() => null);
+    const labelled = ps ? new TextDecoder().decode(ps.stdout).split("\n").filter(Boolean) : [];
+    const ids = [...new Set([...mine, ...labelled])];
+    if (!ids.length) return;
+    const r = await d.call(["rm", "-f", "-v", ...ids], { timeoutMs: 60_000 }).catch(() => null);
+    if (r && r.code === 0) { for (const id of ids) live.delete(id); }
+  }));
 }
 
 function installExitHooks(): void {
@@ -206,13 +218,13 @@ function installExitHooks(): void {
       Deno.addSignalListener(sig, async () => {
         if (exiting) Deno.exit(code); // a second Ctrl-C does not wait
         exiting = true;
+        exited = new Promise<never>(() => {});
         runHooks(signalHooks.start);
-        removeAllSync();
-        // Containers being created right now would outlive us: wait (bounded) for those calls, then sweep by label.
+        await removeAllAsync();
+        // Containers being created right now would outlive us: wait (bounded) for those calls, then sweep again.
         const end = Date.now() + 20_000;
         while (creating > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-        removeAllSync();
-        removeOwnByLabelSync();
+        await removeAllAsync();
         runHooks(signalHooks.exit);
         Deno.exit(code);
       });

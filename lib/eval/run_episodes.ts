@@ -38,7 +38,7 @@ export interface RunEpisodesOptions {
   skip?: Set<string>;
   /** Called as each episode ends, in the order they end. */
   onEpisode?: (t: Trajectory) => void;
-  /** Stops the run: no new episode starts, live ones are closed and not recorded. */
+  /** Stops the run: no new episode starts, and episodes still running are not recorded. */
   signal?: AbortSignal;
   /** Recorded as the trajectories' `model` (default: the endpoint's, when the engine is one). */
   model?: string;
@@ -102,6 +102,8 @@ export async function runEpisodes(
           model,
           dockerHost: host.host ?? "default",
         });
+        // After a stop, containers are being removed under live episodes: what they report is not recorded.
+        if (opts.signal?.aborted) return;
         groups.get(job.rowId)!.push(t);
         opts.onEpisode?.(t);
       } catch (e) {
