@@ -89,7 +89,7 @@ export class Sandbox {
       "-c",
       "sleep infinity",
     ];
-    const verifier = opts.prepareVerifier === false ? undefined : createVerifier(docker, task, image.ref, workdir);
+    const verifier = opts.prepareVerifier === false ? undefined : createVerifier(docker, task, image.ref);
     verifier?.catch(() => {}); // reported by verify(), which awaits it
     let id: string;
     try {

@@ -6,7 +6,7 @@
 import { removeContainer } from "./hygiene.ts";
 import { parseReward } from "./reward.ts";
 import type { Sandbox } from "./sandbox.ts";
-import { createVerifier, STAGE_DIR } from "./verifier_container.ts";
+import { createVerifier, STAGE_DIR, verifierScript } from "./verifier_container.ts";
 
 /** Verifier options. */
 export interface VerifyOptions {
@@ -61,7 +61,7 @@ export async function verify(box: Sandbox, finalMessage: string, opts: VerifyOpt
     return { reward: 0, metrics: { verifier_failed: 1, ...extra }, error, testOutput, timings };
   };
   // Taken before anything can fail, so that the container is removed on every path.
-  const pending = box.takeVerifier() ?? createVerifier(docker, task, box.image.ref, box.workdir);
+  const pending = box.takeVerifier() ?? createVerifier(docker, task, box.image.ref);
   let vid: string | undefined;
   try {
     let capture: Uint8Array = new Uint8Array();
@@ -98,7 +98,11 @@ export async function verify(box: Sandbox, finalMessage: string, opts: VerifyOpt
     const t2 = performance.now();
     const msg = enc.encode(finalMessage);
     const stdin = new Uint8Array([...enc.encode(`${msg.length}\n`), ...msg, ...capture]);
-    const run = await docker.call(["start", "-a", "-i", vid], { stdin, timeoutMs: vcfg.timeoutSec * 1000 });
+    const script = verifierScript(box.workdir, Boolean(vcfg.capture));
+    const run = await docker.call(["exec", "-i", vid, "/bin/sh", "-c", script], {
+      stdin,
+      timeoutMs: vcfg.timeoutSec * 1000,
+    });
     timings.tests = performance.now() - t2;
     const { exit, files } = parseFrames(run.stdout);
     const testOutput = files["test-stdout.txt"] ?? "";

@@ -1,6 +1,6 @@
 /**
- * The verifier's clean container, created ahead of time (while the episode starts) from the pristine image with
- * /tests staged, so that verifying costs only the working-directory copy and the test run.
+ * The verifier's clean container, created and started idle ahead of time (while the episode starts) from the pristine
+ * image with /tests staged, so that verifying costs only the working-directory copy and the test run.
  */
 import { posix } from "node:path";
 import { shQuote, text } from "./channel.ts";
@@ -36,8 +36,11 @@ export function verifierScript(workdir: string, capture: boolean): string {
   ].join("\n");
 }
 
-/** Creates (does not start) the verifier container of an episode and stages /tests in it; returns its id. */
-export async function createVerifier(docker: Docker, task: Task, image: string, workdir: string): Promise<string> {
+/**
+ * Creates the verifier container of an episode, stages /tests in it and starts it idle, so that verifying costs a
+ * `docker exec` rather than a container start; returns its id.
+ */
+export async function createVerifier(docker: Docker, task: Task, image: string): Promise<string> {
   const v = task.config.verifier;
   const env = task.config.environment;
   const r = await creatingContainer(docker, () =>
@@ -55,7 +58,8 @@ export async function createVerifier(docker: Docker, task: Task, image: string, 
       "/bin/sh",
       image,
       "-c",
-      verifierScript(workdir, Boolean(v.capture)),
+      // Idles until the verifier runs its script through `docker exec` (stdin stays open if `sleep` is missing).
+      "sleep 2147483647 2>/dev/null || while read -r _; do :; done",
     ]));
   if (r.code !== 0) throw new InfraError(`${task.name}: cannot create the verifier container: ${r.stderr}`, "verify");
   const vid = text(r.stdout).trim();
@@ -68,6 +72,11 @@ export async function createVerifier(docker: Docker, task: Task, image: string, 
   if (put.code !== 0) {
     await removeContainer(docker, vid);
     throw new InfraError(`${task.name}: cannot stage tests/ into the verifier container: ${put.stderr}`, "verify");
+  }
+  const start = await docker.call(["start", vid]);
+  if (start.code !== 0) {
+    await removeContainer(docker, vid);
+    throw new InfraError(`${task.name}: cannot start the verifier container: ${start.stderr}`, "verify");
   }
   return vid;
 }
