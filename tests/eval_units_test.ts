@@ -93,6 +93,10 @@ Deno.test("rows: relative task_dir from the file's folder; errors name file and 
   );
   assert.throws(() => parseRows('{"task_dir": "a", "max_turns": 0}', "r.jsonl"), /r.jsonl:1: max_turns/);
   assert.throws(() => parseRows("{nope", "r.jsonl"), /r.jsonl:1: not JSON/);
+  assert.throws(
+    () => parseRows('{"task_dir": "a", "harness_profile": "nope"}', "r.jsonl"),
+    /r.jsonl:1: harness_profile: .*nope/,
+  );
   const ids = rowIds([{ task_dir: "/a" }, { task_dir: "/b" }, { task_dir: "/a" }]);
   assert.equal(ids[2], `${ids[0]}.2`);
   assert.notEqual(ids[0], ids[1]);

@@ -120,9 +120,9 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
   await Promise.all([...new Set(rows.map((r) => r.task_dir))].map(loadTask));
   const policy = await policyFor(cfg);
   // An endpoint that cannot even list its models fails the run now, in one line, rather than every episode.
-  if ("model" in policy && typeof policy.model === "function") {
+  if (policy.model) {
     try {
-      await (policy.model as () => Promise<string>)();
+      await policy.model();
     } catch (e) {
       throw new InfraError(`--endpoint ${cfg.endpoint}: ${(e as Error).message}`, "endpoint");
     }

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { UsageError } from "../errors.ts";
 import type { EnvRow } from "../harbor_env.ts";
 import { findTasks } from "../task.ts";
+import { resolveProfileName } from "../harness/registry.ts";
 
 const ROW_KEYS = new Set(["task_dir", "messages", "harness_profile", "chat_template_kwargs", "max_turns"]);
 
@@ -23,8 +24,13 @@ export function parseRows(text: string, file: string): EnvRow[] {
     if (o.messages !== undefined && !Array.isArray(o.messages)) {
       throw new UsageError(`${where}: messages must be a list`);
     }
-    if (o.harness_profile !== undefined && typeof o.harness_profile !== "string") {
-      throw new UsageError(`${where}: harness_profile must be a string`);
+    if (o.harness_profile !== undefined) {
+      if (typeof o.harness_profile !== "string") throw new UsageError(`${where}: harness_profile must be a string`);
+      try {
+        resolveProfileName(o.harness_profile);
+      } catch (e) {
+        throw new UsageError(`${where}: harness_profile: ${(e as Error).message}`);
+      }
     }
     if (o.max_turns !== undefined && !(Number.isInteger(o.max_turns) && (o.max_turns as number) > 0)) {
       throw new UsageError(`${where}: max_turns must be a positive integer`);

@@ -66,6 +66,8 @@ export interface Policy {
   turn(req: PolicyRequest): Promise<PolicyTurn>;
   /** Called once per episode when it ends (frees per-episode state). */
   end?(episode: HarborEpisode): void;
+  /** The model answering, when the policy is an endpoint (looked up once; fails when the endpoint is unreachable). */
+  model?(): Promise<string>;
 }
 
 /** Why a policy could not answer: `context_length` ends the episode (it is scored); `infra` is an infrastructure error. */

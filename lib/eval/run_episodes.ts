@@ -73,9 +73,7 @@ export async function runEpisodes(
 ): Promise<Trajectory[][]> {
   const policy = toPolicy(engine);
   const model = opts.model ??
-    ("model" in policy && typeof policy.model === "function"
-      ? await (policy.model as () => Promise<string>)()
-      : undefined);
+    await policy.model?.();
   const k = opts.k ?? 1;
   const ids = rowIds(rows);
   const jobs: EpisodeJob[] = [];
