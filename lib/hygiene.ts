@@ -107,12 +107,44 @@ export function untrack(id: string): void {
   live.delete(id);
 }
 
-/** Removes a container now; on failure it stays tracked and is retried at exit. */
-export async function removeContainer(docker: Docker, id: string): Promise<boolean> {
-  const r = await docker.call(["rm", "-f", "-v", id], { timeoutMs: 60_000 }).catch(() => null);
-  const gone = r !== null && (r.code === 0 || r.stderr.includes("No such container"));
-  if (gone) untrack(id);
-  return gone;
+interface RemovalBatch {
+  ids: Map<string, ((gone: boolean) => void)[]>;
+}
+const batches = new Map<Docker, RemovalBatch>();
+
+/**
+ * Removes a container now; on failure it stays tracked and is retried at exit. Removals asked for within the same
+ * few milliseconds on one engine go out as one `docker rm` (an episode's container and its verifier's, or many
+ * episodes ending together), so the CLI is spawned once, not per container.
+ */
+export function removeContainer(docker: Docker, id: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    let batch = batches.get(docker);
+    if (!batch) {
+      const b: RemovalBatch = { ids: new Map() };
+      batch = b;
+      batches.set(docker, b);
+      setTimeout(() => {
+        batches.delete(docker);
+        void flushRemovals(docker, b);
+      }, 5);
+    }
+    batch.ids.set(id, [...batch.ids.get(id) ?? [], resolve]);
+  });
+}
+
+async function flushRemovals(docker: Docker, batch: RemovalBatch): Promise<void> {
+  const ids = [...batch.ids.keys()];
+  const r = await docker.call(["rm", "-f", "-v", ...ids], { timeoutMs: 60_000 }).catch(() => null);
+  const lines = r?.stderr.split("\n") ?? [];
+  // A failure that names no container (the engine is unreachable) fails them all.
+  const all = r === null || (r.code !== 0 && !ids.some((id) => r.stderr.includes(id)));
+  for (const id of ids) {
+    // The daemon names each container it could not remove; one it does not know is gone already.
+    const failed = all || (r!.code !== 0 && lines.some((l) => l.includes(id) && !l.includes("No such container")));
+    if (!failed) untrack(id);
+    for (const done of batch.ids.get(id)!) done(!failed);
+  }
 }
 
 /** Ids of containers this process still owns. */

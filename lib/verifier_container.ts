@@ -37,15 +37,16 @@ export function verifierScript(workdir: string, capture: boolean): string {
 }
 
 /**
- * Creates the verifier container of an episode, stages /tests in it and starts it idle, so that verifying costs a
- * `docker exec` rather than a container start; returns its id.
+ * Starts the verifier container of an episode idle and stages /tests in it, so that verifying costs a `docker exec`
+ * rather than a container start; returns its id.
  */
 export async function createVerifier(docker: Docker, task: Task, image: string): Promise<string> {
   const v = task.config.verifier;
   const env = task.config.environment;
   const r = await creatingContainer(docker, () =>
     docker.call([
-      "create",
+      "run",
+      "-d",
       "-i",
       ...limitArgs(env, v.allowInternet),
       ...labelArgs("verifier", task.name),
@@ -61,8 +62,11 @@ export async function createVerifier(docker: Docker, task: Task, image: string):
       // Idles until the verifier runs its script through `docker exec` (stdin stays open if `sleep` is missing).
       "sleep 2147483647 2>/dev/null || while read -r _; do :; done",
     ]));
-  if (r.code !== 0) throw new InfraError(`${task.name}: cannot create the verifier container: ${r.stderr}`, "verify");
   const vid = text(r.stdout).trim();
+  if (r.code !== 0) {
+    if (/^[0-9a-f]{64}$/.test(vid)) await removeContainer(docker, vid); // created but not started
+    throw new InfraError(`${task.name}: cannot start the verifier container: ${r.stderr}`, "verify");
+  }
   track(docker, vid);
   const staged: TarEntry[] = [
     { name: STAGE_DIR.slice(1), type: "dir", mode: 0o755, uid: 0, gid: 0 },
@@ -72,11 +76,6 @@ export async function createVerifier(docker: Docker, task: Task, image: string):
   if (put.code !== 0) {
     await removeContainer(docker, vid);
     throw new InfraError(`${task.name}: cannot stage tests/ into the verifier container: ${put.stderr}`, "verify");
-  }
-  const start = await docker.call(["start", vid]);
-  if (start.code !== 0) {
-    await removeContainer(docker, vid);
-    throw new InfraError(`${task.name}: cannot start the verifier container: ${start.stderr}`, "verify");
   }
   return vid;
 }

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { hostname } from "node:os";
 import * as path from "node:path";
 import { Docker } from "../lib/docker.ts";
-import { reapOrphans } from "../lib/hygiene.ts";
+import { reapOrphans, removeContainer, track, trackedContainers, untrack } from "../lib/hygiene.ts";
 import {
   BASE_IMAGE,
   containersWith,
@@ -11,6 +11,7 @@ import {
   dockerTest,
   makeTask,
   removeTask,
+  startContainer,
   uniqueName,
   waitFor,
 } from "./docker_helpers.ts";
@@ -132,3 +133,37 @@ for (const how of ["SIGTERM", "SIGINT", "end"] as const) {
     },
   );
 }
+
+dockerTest(
+  "hygiene: removals asked for together go out as one docker rm; an unknown id counts as gone",
+  async (docker) => {
+    const a = await startContainer(docker);
+    const b = await startContainer(docker);
+    // The same engine, counting the CLI calls made through it.
+    const calls: string[][] = [];
+    const counting = new class extends Docker {
+      override call(args: string[], opts?: Parameters<Docker["call"]>[1]) {
+        calls.push(args);
+        return super.call(args, opts);
+      }
+    }(docker.host);
+    const unknown = "0123456789ab0123456789ab0123456789ab0123456789ab0123456789abcdef";
+    const results = await Promise.all([
+      removeContainer(counting, a.id),
+      removeContainer(counting, b.id),
+      removeContainer(counting, unknown),
+    ]);
+    assert.deepEqual(results, [true, true, true]);
+    assert.deepEqual(calls, [["rm", "-f", "-v", a.id, b.id, unknown]]);
+    for (const id of [a.id, b.id]) {
+      assert.notEqual((await docker.call(["inspect", id])).code, 0, "removed");
+      assert.ok(!trackedContainers().includes(id));
+    }
+    // An engine that does not answer fails every removal of the batch, and they stay tracked.
+    const dead = new Docker("unix:///nonexistent/pgs.sock");
+    track(dead, "feedfacefeed");
+    assert.deepEqual(await Promise.all([removeContainer(dead, "feedfacefeed")]), [false]);
+    assert.ok(trackedContainers().includes("feedfacefeed"));
+    untrack("feedfacefeed");
+  },
+);
