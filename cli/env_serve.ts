@@ -1,5 +1,5 @@
 /** `pgs env serve`: HarborEnv over HTTP JSON for trainers in any language. */
-import { parseWeights } from "../lib/eval/config.ts";
+import { objectValue, parseWeights } from "../lib/eval/config.ts";
 import { createEnvServer } from "../lib/env_server/app.ts";
 import { Docker } from "../lib/docker.ts";
 import { UsageError } from "../lib/errors.ts";
@@ -37,15 +37,7 @@ Options:
   -h, --help                this help`;
 
 function jsonObject(flag: string, v: string | undefined): Record<string, unknown> | undefined {
-  if (v === undefined) return undefined;
-  let o: unknown;
-  try {
-    o = JSON.parse(v);
-  } catch (e) {
-    throw new UsageError(`env serve: ${flag} is not JSON: ${(e as Error).message}`);
-  }
-  if (!o || typeof o !== "object" || Array.isArray(o)) throw new UsageError(`env serve: ${flag} must be a JSON object`);
-  return o as Record<string, unknown>;
+  return v === undefined ? undefined : objectValue(`env serve: ${flag}`, v);
 }
 
 /** The `env serve` command. */

@@ -175,7 +175,8 @@ function parseHosts(where: string, v: unknown): DockerHostOptions[] {
   });
 }
 
-function objectValue(where: string, v: unknown): Record<string, unknown> {
+/** A JSON object given as text (a flag) or already parsed (YAML); errors name `where`. */
+export function objectValue(where: string, v: unknown): Record<string, unknown> {
   let o = v;
   if (typeof v === "string") {
     try {
