@@ -4,12 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import { playOracle } from "../lib/harness/oracle_policy.ts";
+import type { playOracle } from "../lib/harness/oracle_policy.ts";
 import { goose } from "../profiles/goose.ts";
 import { serdeParse } from "../profiles/goose/args.ts";
 import { rustLines, stringReplace } from "../profiles/goose/files.ts";
 import { dockerTest } from "./docker_helpers.ts";
-import { call, EXAMPLE_TASKS, withEpisode } from "./profile_helpers.ts";
+import { call, EXAMPLE_TASKS, oracleSolvesExamples, withEpisode } from "./profile_helpers.ts";
 
 const GOLDEN = resolve(import.meta.dirname!, "golden", "goose");
 
@@ -162,16 +162,4 @@ dockerTest("goose: write, edit, shell and tree results and errors", async (docke
   });
 });
 
-for (const task of ["fix-word-count", "count-error-lines"]) {
-  dockerTest(`goose: the oracle solves ${task} through shell and a final reply`, async (docker) => {
-    const dir = resolve(EXAMPLE_TASKS, task);
-    await withEpisode(docker, goose(), dir, async (ep, score) => {
-      const answer = await playOracle(ep, await Deno.readTextFile(resolve(dir, "solution", "solve.sh")));
-      assert.equal(ep.done, true);
-      if (task === "count-error-lines") assert.match(ep.answer(), /Answer: 35/);
-      assert.equal(ep.answer(), answer);
-      const s = await score();
-      assert.equal(s.reward, 1, s.error);
-    });
-  });
-}
+oracleSolvesExamples("goose", goose);

@@ -1,4 +1,5 @@
 /** Helpers for profile tests: run a profile's episode on a task in a real container, step by step. */
+import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import type { Docker } from "../lib/docker.ts";
 import { ProfileEpisode } from "../lib/harness/episode.ts";
@@ -7,6 +8,8 @@ import { ImageStore } from "../lib/images.ts";
 import { Sandbox } from "../lib/sandbox.ts";
 import { loadTask } from "../lib/task.ts";
 import { verify, type VerifyResult } from "../lib/verifier.ts";
+import { playOracle } from "../lib/harness/oracle_policy.ts";
+import { dockerTest } from "./docker_helpers.ts";
 
 /** The example tasks' folder. */
 export const EXAMPLE_TASKS = resolve(import.meta.dirname!, "..", "examples", "tasks");
@@ -32,5 +35,29 @@ export async function withEpisode(
     await fn(ep, () => verify(box, ep.answer()));
   } finally {
     await box.remove();
+  }
+}
+
+/**
+ * Registers, for each example task (a file task and a reply task), a test that the oracle solves it under `profile`
+ * through its shell tool and a final reply: the episode ends by the stop rule, the answer is solve.sh's output (the
+ * reply task's number included), and the verifier scores 1.
+ */
+export function oracleSolvesExamples(
+  label: string,
+  profile: () => HarnessProfile,
+): void {
+  for (const task of ["fix-word-count", "count-error-lines"]) {
+    dockerTest(`${label}: the oracle solves ${task} through its shell and a final reply`, async (docker) => {
+      const dir = resolve(EXAMPLE_TASKS, task);
+      await withEpisode(docker, profile(), dir, async (ep, score) => {
+        const answer = await playOracle(ep, await Deno.readTextFile(resolve(dir, "solution", "solve.sh")));
+        assert.equal(ep.done, true);
+        if (task === "count-error-lines") assert.match(ep.answer(), /Answer: 35/);
+        assert.equal(ep.answer(), answer);
+        const s = await score();
+        assert.equal(s.reward, 1, s.error);
+      });
+    });
   }
 }

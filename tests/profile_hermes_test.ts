@@ -5,12 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import { playOracle } from "../lib/harness/oracle_policy.ts";
+import type { playOracle } from "../lib/harness/oracle_policy.ts";
 import { hermes } from "../profiles/hermes.ts";
 import { pyDumps } from "../profiles/hermes/json.ts";
 import { truncateOutput } from "../profiles/hermes/terminal.ts";
 import { dockerTest } from "./docker_helpers.ts";
-import { call, EXAMPLE_TASKS, withEpisode } from "./profile_helpers.ts";
+import { call, EXAMPLE_TASKS, oracleSolvesExamples, withEpisode } from "./profile_helpers.ts";
 
 const GOLDEN = resolve(import.meta.dirname!, "golden", "hermes");
 
@@ -168,16 +168,4 @@ dockerTest("hermes: terminal, read_file, write_file, patch and search_files resu
   });
 });
 
-for (const task of ["fix-word-count", "count-error-lines"]) {
-  dockerTest(`hermes: the oracle solves ${task} through terminal and a final reply`, async (docker) => {
-    const dir = resolve(EXAMPLE_TASKS, task);
-    await withEpisode(docker, hermes(), dir, async (ep, score) => {
-      const answer = await playOracle(ep, await Deno.readTextFile(resolve(dir, "solution", "solve.sh")));
-      assert.equal(ep.done, true);
-      if (task === "count-error-lines") assert.match(ep.answer(), /Answer: 35/);
-      assert.equal(ep.answer(), answer);
-      const s = await score();
-      assert.equal(s.reward, 1, s.error);
-    });
-  });
-}
+oracleSolvesExamples("hermes", hermes);

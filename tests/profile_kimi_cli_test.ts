@@ -4,11 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import { playOracle } from "../lib/harness/oracle_policy.ts";
+import type { playOracle } from "../lib/harness/oracle_policy.ts";
 import { kimiCli } from "../profiles/kimi_cli.ts";
 import { Builder, err, ok, toMessage } from "../profiles/kimi_cli/result.ts";
 import { dockerTest } from "./docker_helpers.ts";
-import { call, EXAMPLE_TASKS, withEpisode } from "./profile_helpers.ts";
+import { call, EXAMPLE_TASKS, oracleSolvesExamples, withEpisode } from "./profile_helpers.ts";
 
 const GOLDEN = resolve(import.meta.dirname!, "golden", "kimi-cli");
 const sys = (t: string) => ({ type: "text", text: `<system>${t}</system>` });
@@ -150,15 +150,4 @@ dockerTest("kimi-cli: tool results and errors", async (docker) => {
   });
 });
 
-for (const task of ["fix-word-count", "count-error-lines"]) {
-  dockerTest(`kimi-cli: the oracle solves ${task} through Shell and a final reply`, async (docker) => {
-    const dir = resolve(EXAMPLE_TASKS, task);
-    await withEpisode(docker, kimiCli(), dir, async (ep, score) => {
-      const answer = await playOracle(ep, await Deno.readTextFile(resolve(dir, "solution", "solve.sh")));
-      assert.equal(ep.done, true);
-      assert.equal(ep.answer(), answer);
-      const s = await score();
-      assert.equal(s.reward, 1, s.error);
-    });
-  });
-}
+oracleSolvesExamples("kimi-cli", kimiCli);
