@@ -4,7 +4,6 @@
  */
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import type { playOracle } from "../lib/harness/oracle_policy.ts";
 import { goose } from "../profiles/goose.ts";
 import { serdeParse } from "../profiles/goose/args.ts";
 import { rustLines, stringReplace } from "../profiles/goose/files.ts";

@@ -5,7 +5,6 @@
  */
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import type { playOracle } from "../lib/harness/oracle_policy.ts";
 import { hermes } from "../profiles/hermes.ts";
 import { pyDumps } from "../profiles/hermes/json.ts";
 import { truncateOutput } from "../profiles/hermes/terminal.ts";

@@ -4,7 +4,6 @@
  */
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import type { playOracle } from "../lib/harness/oracle_policy.ts";
 import { kimiCli } from "../profiles/kimi_cli.ts";
 import { Builder, err, ok, toMessage } from "../profiles/kimi_cli/result.ts";
 import { dockerTest } from "./docker_helpers.ts";
