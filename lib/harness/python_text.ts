@@ -1,5 +1,17 @@
 /** Python's text behaviour that harness wording depends on: `json.loads` errors, `repr`, jinja2 `tojson`. */
 
+/** The single-character escapes of JSON strings (`\uXXXX` aside), as every JSON parser reads them. */
+export const JSON_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
 /** `s` as Python sees it: a list of code points when it has astral characters, else the string itself. */
 export function pyChars(s: string): string | string[] {
   return /[\uD800-\uDFFF]/.test(s) ? Array.from(s) : s;
@@ -124,18 +136,8 @@ export function pyJsonLoads(doc: string): { value: unknown } | { error: string }
       if (next === n) fail("Unterminated string starting at", begin);
       const e = s[next];
       if (e !== "u") {
-        const simple: Record<string, string> = {
-          '"': '"',
-          "\\": "\\",
-          "/": "/",
-          b: "\b",
-          f: "\f",
-          n: "\n",
-          r: "\r",
-          t: "\t",
-        };
-        if (!(e in simple)) fail("Invalid \\escape", next - 1);
-        out += simple[e];
+        if (!(e in JSON_ESCAPES)) fail("Invalid \\escape", next - 1);
+        out += JSON_ESCAPES[e];
         end = next + 1;
         continue;
       }

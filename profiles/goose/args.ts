@@ -5,6 +5,8 @@
  * the common cases (approx. for exotic inputs, e.g. number overflow or surrogate escapes).
  */
 
+import { JSON_ESCAPES } from "../../lib/harness/python_text.ts";
+
 /** A serde_json-style parse error: `{message} at line {l} column {c}`. */
 class SerdeError extends Error {}
 
@@ -122,17 +124,7 @@ export function serdeParse(raw: string): { value: unknown } | { error: string } 
       if (c === "\\") {
         if (i >= raw.length) return err("EOF while parsing a string");
         const e = raw[i++];
-        const simple: Record<string, string> = {
-          '"': '"',
-          "\\": "\\",
-          "/": "/",
-          b: "\b",
-          f: "\f",
-          n: "\n",
-          r: "\r",
-          t: "\t",
-        };
-        if (e in simple) s += simple[e];
+        if (e in JSON_ESCAPES) s += JSON_ESCAPES[e];
         else if (e === "u") {
           const h = raw.slice(i, i + 4);
           if (!/^[0-9a-fA-F]{4}$/.test(h)) return err("invalid escape", Math.min(i + 4, raw.length));
