@@ -166,11 +166,12 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
   writeAtomic(paths.run, JSON.stringify({ format: "pgs.run/1", settings, k: cfg.k }, null, 2) + "\n");
 
   const existing = readTrajectories(paths.traj);
-  const ids = new Set(rowIds(rows));
+  const rids = rowIds(rows);
+  const ids = new Set(rids);
   const all: Trajectory[] = existing.filter((t) => ids.has(t.row_id) && t.sample < cfg.k);
   const done = new Set(latestById(all).filter((t) => t.reward !== null).map((t) => t.id));
   const expected = rows.length * cfg.k;
-  const already = rowIds(rows).flatMap((id) => Array.from({ length: cfg.k }, (_, s) => trajectoryId(id, s)))
+  const already = rids.flatMap((id) => Array.from({ length: cfg.k }, (_, s) => trajectoryId(id, s)))
     .filter((id) => done.has(id)).length;
 
   const flush = () => {
