@@ -5,7 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runEpisodes } from "../lib/eval/run_episodes.ts";
+import { rowIds, runEpisodes } from "../lib/eval/run_episodes.ts";
+import { loadRows } from "../lib/eval/load_rows.ts";
+import { HarborEnv } from "../lib/harbor_env.ts";
 import { getProfile, profileNames, resolveProfileName } from "../lib/harness/registry.ts";
 import { startStub } from "../stub/server.ts";
 import { dockerTest, makeTask, removeTask } from "./docker_helpers.ts";
@@ -54,10 +56,14 @@ dockerTest(
       hostname: "127.0.0.1",
       advance: "history",
     });
+    // The draw hashes the absolute task_dir, so the seed that mixes both profiles depends on where the checkout is.
+    const seed = await seedDrawingBoth(["opencode", "pi"]);
     try {
       const r = await pgsEval([
         "--tasks",
         EXAMPLE_TASKS,
+        "--seed",
+        String(seed),
         "--endpoint",
         `http://127.0.0.1:${stub.port}`,
         "--profiles",
@@ -84,7 +90,7 @@ dockerTest(
       assert.equal(summary.overall.passes, 2);
       assert.equal(summary["pass@k"], 0.25);
       const piEpisodes = ts.filter((t) => t.profile.startsWith("pi@")).length;
-      assert.ok(piEpisodes > 0 && piEpisodes < 8, "the draw (seed 0) gives both profiles");
+      assert.ok(piEpisodes > 0 && piEpisodes < 8, `the draw (seed ${seed}) gives both profiles`);
       for (const t of ts) {
         // Model-level kwargs, overridden per profile.
         const pi = t.profile.startsWith("pi@");
@@ -249,3 +255,15 @@ dockerTest(
     }
   },
 );
+
+/** The first seed under which the example tasks draw every one of `names` (equal weights), as `pgs eval` draws. */
+async function seedDrawingBoth(names: string[]): Promise<number> {
+  const rows = await loadRows(EXAMPLE_TASKS);
+  const ids = rowIds(rows);
+  for (let seed = 0; seed < 100; seed++) {
+    const env = new HarborEnv({ profiles: Object.fromEntries(names.map((n) => [n, 1])), profileSeed: seed });
+    const drawn = new Set(rows.map((row, i) => env.pick(row, ids[i])));
+    if (drawn.size === names.length) return seed;
+  }
+  throw new Error("no seed below 100 draws every profile");
+}
