@@ -1,6 +1,6 @@
-/** Buffered reads of lines and exact byte counts from a byte stream (the exec channel's framing). */
+/** Buffered reads of lines, exact byte counts and mark-delimited parts from a byte stream (the exec channel's framing). */
 
-/** Reads `\n`-terminated lines and exact byte counts from a stream, binary-safe. */
+/** Reads `\n`-terminated lines, exact byte counts and mark-delimited parts from a stream, binary-safe. */
 export class ByteReader {
   #buf = new Uint8Array(0);
   #done = false;
@@ -44,4 +44,32 @@ export class ByteReader {
     this.#buf = this.#buf.slice(n);
     return out;
   }
+
+  /** The bytes before the next occurrence of `mark` (which is consumed), or null if the stream ends first. */
+  async readUntil(mark: Uint8Array): Promise<Uint8Array | null> {
+    let from = 0;
+    for (;;) {
+      const at = indexOfBytes(this.#buf, mark, from);
+      if (at >= 0) {
+        const out = this.#buf.slice(0, at);
+        this.#buf = this.#buf.slice(at + mark.length);
+        return out;
+      }
+      // A mark may straddle the next chunk: search again from just before the end.
+      from = Math.max(0, this.#buf.length - mark.length + 1);
+      if (!await this.#fill()) return null;
+    }
+  }
+}
+
+/** The index of the first `needle` in `hay` at or after `from`, or -1. */
+export function indexOfBytes(hay: Uint8Array, needle: Uint8Array, from = 0): number {
+  if (needle.length === 0) return from <= hay.length ? from : -1;
+  const last = hay.length - needle.length;
+  for (let i = hay.indexOf(needle[0], from); i >= 0 && i <= last; i = hay.indexOf(needle[0], i + 1)) {
+    let j = 1;
+    while (j < needle.length && hay[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
+  }
+  return -1;
 }

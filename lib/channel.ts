@@ -55,6 +55,12 @@ const DEFAULT_CAP = 1 << 20;
 const KILL_GRACE_MS = 15_000;
 const enc = new TextEncoder();
 
+/** A fresh random token that frames one reply (128 bits: command output cannot contain it by chance). */
+function newMark(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return "PGS" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+
 /** Decodes command output as UTF-8 text, replacing invalid bytes. */
 export function text(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes);
@@ -186,7 +192,8 @@ export class ExecChannel {
     const cap = opts.maxOutputBytes ?? DEFAULT_CAP;
     let mode = opts.shell === "sh" ? "s" : "b";
     if (opts.mergeStderr) mode = mode.toUpperCase();
-    await this.#writer!.write(enc.encode(`${id} ${mode} ${cap} ${cwd} ${encodeBody(script)}`));
+    const mark = newMark();
+    await this.#writer!.write(enc.encode(`${id} ${mode} ${cap} ${mark} ${cwd} ${encodeBody(script)}`));
     const reader = this.#reader!;
     const pidLine = await reader.readLine();
     const pidMatch = pidLine?.match(/^PGS-PID (\d+) (\d+)$/);
@@ -208,7 +215,7 @@ export class ExecChannel {
     }, timeoutMs);
     try {
       const end = await reader.readLine();
-      const m = end?.match(/^PGS-END (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$/);
+      const m = end?.match(/^PGS-END (\d+) (\d+)$/);
       if (!m || Number(m[1]) !== id) {
         if (timedOut && end === null) {
           // Killed, but the server went too (it could not fork while a fork bomb held the pids limit, or the grace
@@ -220,15 +227,19 @@ export class ExecChannel {
         }
         throw new Error(`exec channel: bad reply ${JSON.stringify(end)}`);
       }
-      const [outSent, errSent] = [Number(m[5]), Number(m[6])];
-      const body = outSent + errSent > 0 ? await reader.readExact(outSent + errSent) : new Uint8Array();
-      if (!body) throw new Error("exec channel: stream ended inside a reply");
+      const markBytes = enc.encode(mark);
+      const out = await reader.readUntil(markBytes);
+      const err = out && await reader.readUntil(markBytes);
+      if (!out || !err) throw new Error("exec channel: stream ended inside a reply");
+      let sizes = [out.length, err.length];
+      // The server sends one byte past the cap, so a longer stream shows; only then is it sized (a `wc`).
+      if (out.length > cap || err.length > cap) sizes = await this.#sizes(id);
       return {
         exitCode: Number(m[2]),
-        stdout: body.slice(0, outSent),
-        stderr: body.slice(outSent),
-        stdoutBytes: Number(m[3]),
-        stderrBytes: Number(m[4]),
+        stdout: out.slice(0, cap),
+        stderr: err.slice(0, cap),
+        stdoutBytes: sizes[0],
+        stderrBytes: sizes[1],
         timedOut,
         durationMs: performance.now() - started,
       };
@@ -237,6 +248,16 @@ export class ExecChannel {
       clearTimeout(timer);
       if (stuck !== undefined) clearTimeout(stuck);
     }
+  }
+
+  /** The full sizes of command `of`'s stdout and stderr, asked right after it ended (its files still exist). */
+  async #sizes(of: number): Promise<number[]> {
+    const id = this.#nextId++;
+    await this.#writer!.write(enc.encode(`${id} z 0 - . 1\n${of}\n`));
+    const line = await this.#reader!.readLine();
+    const m = line?.match(/^PGS-SIZE (\d+) (\d+) (\d+)$/);
+    if (!m || Number(m[1]) !== id) throw new Error(`exec channel: bad reply ${JSON.stringify(line)}`);
+    return [Number(m[2]), Number(m[3])];
   }
 
   /** Kills a command's process group (or process tree) as root; used at timeouts. */

@@ -76,6 +76,20 @@ dockerTest("channel: output past the cap is counted, not sent", async (docker) =
   });
 });
 
+dockerTest("channel: output exactly at the cap is whole; protocol-like output is framed as data", async (docker) => {
+  await withChannel(docker, async (ch) => {
+    const r = await ch.exec("head -c 1000 /dev/zero | tr '\\0' x; printf 'x' >&2", { maxOutputBytes: 1000 });
+    assert.deepEqual([r.stdout.length, r.stdoutBytes, r.stderr.length, r.stderrBytes], [1000, 1000, 1, 1]);
+    // One byte over: counted (a size request), and the next reply is framed right.
+    const over = await ch.exec("head -c 1001 /dev/zero", { maxOutputBytes: 1000 });
+    assert.deepEqual([over.stdout.length, over.stdoutBytes], [1000, 1001]);
+    const fake = "PGS-END 99 0\nPGS3f2a\nPGS-SIZE 1 2 3\n";
+    const r2 = await ch.exec(`printf '%s' '${fake}'; printf '%s' '${fake}' >&2; exit 3`);
+    assert.deepEqual([r2.exitCode, text(r2.stdout), text(r2.stderr)], [3, fake, fake]);
+    assert.equal(text((await ch.exec("echo after")).stdout), "after\n");
+  });
+});
+
 dockerTest("channel: a script with quotes, backslashes, newlines and unicode round-trips", async (docker) => {
   const payload = [
     `single ' double " back \` dollar $HOME $(id) \${x}`,
