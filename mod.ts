@@ -55,6 +55,7 @@ export { type CheckOptions, type CheckResult, checkTask, checkTasks } from "./li
 export { Docker, type DockerCallOptions, type DockerResult } from "./lib/docker.ts";
 export { InfraError, TaskError, UsageError } from "./lib/errors.ts";
 export { type ImageInfo, ImageStore } from "./lib/images.ts";
+export type { WorkdirLayer } from "./lib/workdir_image.ts";
 export { parseReward, type Reward } from "./lib/reward.ts";
 export { type HarborRow, harborRows, type RowMessage, type RowsOptions, writeJsonl } from "./lib/rows.ts";
 export { Sandbox, type SandboxOptions, type StartTimings } from "./lib/sandbox.ts";

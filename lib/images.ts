@@ -7,6 +7,7 @@ import { join, relative } from "node:path";
 import type { Docker } from "./docker.ts";
 import { InfraError } from "./errors.ts";
 import type { Task } from "./task.ts";
+import { buildWorkdirImage, type WorkdirLayer } from "./workdir_image.ts";
 
 /** What an image gives an episode: its reference and its default user. */
 export interface ImageInfo {
@@ -45,6 +46,7 @@ export async function contextHash(dir: string): Promise<string> {
 export class ImageStore {
   #builds = new Map<string, Promise<ImageInfo>>();
   #present = new Map<string, Promise<ImageInfo>>();
+  #workdirs = new Map<string, Promise<string>>();
 
   /** A store on `docker`; `images` maps task image → replacement (default none). */
   constructor(readonly docker: Docker, readonly images: Record<string, string> = {}) {}
@@ -54,6 +56,18 @@ export class ImageStore {
     const img = task.config.environment.dockerImage;
     if (img) return this.#inspect(this.images[img] ?? img, task);
     return this.#build(task);
+  }
+
+  /** The image `base` with the working directory in it (see `workdir_image.ts`), made once per process and content. */
+  withWorkdir(base: string, layer: WorkdirLayer, task: Task): Promise<string> {
+    const key = [base, layer.hostDir, layer.dest, layer.uid, layer.gid].join("\0");
+    let p = this.#workdirs.get(key);
+    if (!p) {
+      p = buildWorkdirImage(this.docker, base, layer, task.name);
+      p.catch(() => this.#workdirs.delete(key));
+      this.#workdirs.set(key, p);
+    }
+    return p;
   }
 
   #inspect(ref: string, task: Task): Promise<ImageInfo> {

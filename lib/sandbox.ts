@@ -1,6 +1,7 @@
 /**
  * An episode container: fresh from the task image, limited (`--init`, CPUs, memory, PIDs, network), labelled for
- * hygiene, with `environment/workdir/` staged as the image's default user, `setup.sh` run and the healthcheck passed.
+ * hygiene, with `environment/workdir/` in place, owned by the image's default user (baked into a derived image when
+ * that user's ids are known up front, else staged), `setup.sh` run and the healthcheck passed.
  */
 import { dirname, posix } from "node:path";
 import { ExecChannel, type ExecOptions, type ExecResult, shQuote, text } from "./channel.ts";
@@ -12,6 +13,7 @@ import type { ImageInfo, ImageStore } from "./images.ts";
 import { tarArchive, type TarEntry, treeEntries } from "./tar.ts";
 import type { Task } from "./task.ts";
 import { createVerifier } from "./verifier_container.ts";
+import { staticOwner } from "./workdir_image.ts";
 
 /** Options for starting an episode container. */
 export interface SandboxOptions {
@@ -23,6 +25,11 @@ export interface SandboxOptions {
   noChannel?: boolean;
   /** Create the verifier's clean container while the episode starts (default true). */
   prepareVerifier?: boolean;
+  /**
+   * Copy `environment/workdir/` into each new container instead of running an image that holds it (default false;
+   * a named USER is always staged, since its ids are only known inside the container).
+   */
+  stageWorkdir?: boolean;
 }
 
 /** Phase timings of a start, in milliseconds. */
@@ -75,6 +82,11 @@ export class Sandbox {
       return d;
     };
     const [image] = await Promise.all([store.resolve(task), reapOrphans(docker)]);
+    // With an owner known up front, the workdir comes baked into the image the episode runs (one call, not two).
+    const owner = task.paths.workdir && !opts.stageWorkdir ? staticOwner(image.user) : undefined;
+    const runRef = owner
+      ? await store.withWorkdir(image.ref, { hostDir: task.paths.workdir!, dest: workdir, ...owner }, task)
+      : image.ref;
     const imageMs = lap();
     const args = [
       "run",
@@ -84,7 +96,7 @@ export class Sandbox {
       ...envArgs(env.env),
       "-w",
       workdir,
-      image.ref,
+      runRef,
       "sh",
       "-c",
       "sleep infinity",
@@ -110,8 +122,9 @@ export class Sandbox {
     box.timings.image = imageMs;
     box.timings.run = lap();
     try {
-      await box.#resolveIds();
-      if (task.paths.workdir) await box.stageDir(task.paths.workdir, workdir);
+      if (owner) [box.uid, box.gid] = [owner.uid, owner.gid];
+      else await box.#resolveIds();
+      if (task.paths.workdir && !owner) await box.stageDir(task.paths.workdir, workdir);
       box.timings.stage = lap();
       if (task.paths.setupSh) await box.#setup(task.paths.setupSh);
       box.timings.setup = lap();

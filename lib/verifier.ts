@@ -6,7 +6,7 @@
 import { removeContainer } from "./hygiene.ts";
 import { parseReward } from "./reward.ts";
 import type { Sandbox } from "./sandbox.ts";
-import { createVerifier, STAGE_DIR, verifierScript } from "./verifier_container.ts";
+import { createVerifier, STAGE_DIR, testsArchivePrefix, verifierScript } from "./verifier_container.ts";
 
 /** Verifier options. */
 export interface VerifyOptions {
@@ -85,9 +85,10 @@ export async function verify(box: Sandbox, finalMessage: string, opts: VerifyOpt
 
     // Stream the working directory container-to-container through the CLI; ownership and modes are kept.
     const t1 = performance.now();
+    const tests = await testsArchivePrefix(task);
     const out = docker.spawn(["cp", `${box.id}:${box.workdir}`, "-"]);
     const [copy, outStatus, outErr] = await Promise.all([
-      docker.call(["cp", "-", `${vid}:${STAGE_DIR}`], { stdin: out.stdout }),
+      docker.call(["cp", "-", `${vid}:${STAGE_DIR}`], { stdin: prepend(tests, out.stdout) }),
       out.status,
       new Response(out.stderr).text(),
     ]);
@@ -121,4 +122,25 @@ export async function verify(box: Sandbox, finalMessage: string, opts: VerifyOpt
     const id = vid ?? await pending.catch(() => undefined);
     if (id) box.background(removeContainer(docker, id));
   }
+}
+
+/** `head`, then every chunk of `rest`: one archive from our tests entries and the engine's stream. */
+function prepend(head: Uint8Array, rest: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = rest.getReader();
+  let first = true;
+  return new ReadableStream({
+    async pull(c) {
+      if (first) {
+        first = false;
+        c.enqueue(head);
+        return;
+      }
+      const { value, done } = await reader.read();
+      if (done) c.close();
+      else c.enqueue(value);
+    },
+    cancel(why) {
+      return reader.cancel(why);
+    },
+  });
 }

@@ -1,6 +1,6 @@
 /**
  * The verifier's clean container, created and started idle ahead of time (while the episode starts) from the pristine
- * image with /tests staged, so that verifying costs only the working-directory copy and the test run.
+ * image, so that verifying costs only one copy (tests/ and the working directory in one archive) and the test run.
  */
 import { posix } from "node:path";
 import { shQuote, text } from "./channel.ts";
@@ -8,11 +8,13 @@ import { envArgs, limitArgs } from "./docker_args.ts";
 import type { Docker } from "./docker.ts";
 import { InfraError } from "./errors.ts";
 import { creatingContainer, labelArgs, removeContainer, track } from "./hygiene.ts";
-import { tarArchive, type TarEntry, treeEntries } from "./tar.ts";
+import { tarArchive, treeEntries } from "./tar.ts";
 import type { Task } from "./task.ts";
 
 /** Where the working directory copy lands before the run script moves it over the pristine one. */
 export const STAGE_DIR = "/.pgs-stage";
+/** The folder under STAGE_DIR that carries tests/ in the same archive. */
+const TESTS_STAGE = ".pgs-tests";
 
 /**
  * The verifier's script. Stdin carries `N\n`, the final message (N bytes), then capture.json (the rest, when
@@ -24,6 +26,7 @@ export function verifierScript(workdir: string, capture: boolean): string {
   return [
     `mkdir -p /logs/agent && read -r n && head -c "$n" > /logs/agent/final_message.md`,
     capture ? `cat > /logs/agent/capture.json` : `cat > /dev/null`,
+    `mkdir -p /tests && cp -a ${STAGE_DIR}/${TESTS_STAGE}/. /tests/`,
     `rm -rf ${W} /logs/verifier && mkdir -p ${shQuote(posix.dirname(workdir))} /logs/verifier`,
     `mv ${STAGE_DIR}/${shQuote(posix.basename(workdir))} ${W} && rm -rf ${STAGE_DIR}`,
     `chmod +x /tests/test.sh 2>/dev/null; cd /`,
@@ -53,8 +56,9 @@ export async function createVerifier(docker: Docker, task: Task, image: string):
       ...envArgs({ ...env.env, ...v.env }),
       "-u",
       "0",
+      // Docker creates the working directory, so STAGE_DIR exists for the copy however soon it comes.
       "-w",
-      "/",
+      STAGE_DIR,
       "--entrypoint",
       "/bin/sh",
       image,
@@ -68,14 +72,14 @@ export async function createVerifier(docker: Docker, task: Task, image: string):
     throw new InfraError(`${task.name}: cannot start the verifier container: ${r.stderr}`, "verify");
   }
   track(docker, vid);
-  const staged: TarEntry[] = [
-    { name: STAGE_DIR.slice(1), type: "dir", mode: 0o755, uid: 0, gid: 0 },
-    ...(await treeEntries(task.paths.testsDir, "tests", 0, 0)),
-  ];
-  const put = await docker.call(["cp", "-", `${vid}:/`], { stdin: tarArchive(staged) });
-  if (put.code !== 0) {
-    await removeContainer(docker, vid);
-    throw new InfraError(`${task.name}: cannot stage tests/ into the verifier container: ${put.stderr}`, "verify");
-  }
   return vid;
+}
+
+/**
+ * The task's tests/ as tar entries under TESTS_STAGE, without the end-of-archive blocks: the verifier sends them
+ * ahead of the working directory's archive in the one `docker cp` into STAGE_DIR.
+ */
+export async function testsArchivePrefix(task: Task): Promise<Uint8Array> {
+  const tar = tarArchive(await treeEntries(task.paths.testsDir, TESTS_STAGE, 0, 0));
+  return tar.subarray(0, tar.length - 1024);
 }

@@ -264,3 +264,22 @@ for (const how of ["kill -9 -1 as root inside", "docker kill"] as const) {
     assert.match(v.error ?? "", /not running/);
   });
 }
+
+dockerTest("verifier: /tests holds the task's tests/ whole (subfolders, modes, long names), beside the workdir", async (
+  docker,
+) => {
+  const long = `${"d".repeat(60)}/${"f".repeat(60)}.txt`;
+  const v = await episode(docker, {
+    "task.toml": `[environment]\ndocker_image = "${BASE_IMAGE}"\nworkdir = "/srv/tests"\n`,
+    "tests/test.sh": `${SH}cd /tests && find . -type f | sort | while read -r f; do stat -c '%a %n' "$f"; done\n` +
+      `ls -A /srv/tests; ls -A / | grep -c pgs\nbash helpers/ok.sh > /logs/verifier/reward.txt\n`,
+    "tests/helpers/ok.sh": "echo 1\n",
+    [`tests/${long}`]: "x\n",
+    "environment/workdir/tests/inner.txt": "the agent's\n",
+  }, (box) => run(box, "echo mine > mine.txt"));
+  assert.equal(v.reward, 1, v.error);
+  assert.equal(
+    v.testOutput,
+    [`644 ./${long}`, "755 ./helpers/ok.sh", "755 ./test.sh", "mine.txt", "tests", "0", ""].join("\n"),
+  );
+});

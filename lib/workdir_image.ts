@@ -1,0 +1,83 @@
+/**
+ * Episode images with the task's working directory already in them: the task image plus one layer holding
+ * `environment/workdir/` exactly as staging would write it (same tar, same owner and modes). Made once per engine and
+ * content (`docker create` + `docker cp` + `docker commit`), so an episode starts with one `docker run` instead of a
+ * run and a copy. The verifier still starts from the task image itself, which never holds the workdir.
+ */
+import { createHash } from "node:crypto";
+import { dirname, posix } from "node:path";
+import type { Docker } from "./docker.ts";
+import { InfraError } from "./errors.ts";
+import { creatingContainer, labelArgs, removeContainer, track } from "./hygiene.ts";
+import { tarArchive, type TarEntry, treeEntries } from "./tar.ts";
+
+/** Where the working directory goes and who owns it. */
+export interface WorkdirLayer {
+  /** Host directory copied in (the task's `environment/workdir/`). */
+  hostDir: string;
+  /** Absolute path in the container. */
+  dest: string;
+  /** Owner of every copied entry. */
+  uid: number;
+  /** Group of every copied entry. */
+  gid: number;
+}
+
+/** The owner of an image's USER when it can be known without running the image: root or a numeric `uid:gid`. */
+export function staticOwner(user: string): { uid: number; gid: number } | undefined {
+  if (user === "" || user === "root" || user === "0" || user === "0:0") return { uid: 0, gid: 0 };
+  const m = user.match(/^(\d+):(\d+)$/);
+  return m ? { uid: Number(m[1]), gid: Number(m[2]) } : undefined;
+}
+
+/**
+ * A tag naming the layer's content: every entry's name, type, mode, owner and bytes, over the base image's id. Times
+ * are left out: the files carry the time the layer was made, as staged files carried the episode's start.
+ */
+export function workdirTag(baseId: string, entries: TarEntry[]): string {
+  const h = createHash("sha256").update(`${baseId}\0`);
+  for (const e of entries) {
+    h.update(
+      `${e.type} ${e.name} ${e.mode.toString(8)} ${e.uid}:${e.gid} ${e.linkname ?? ""} ${e.data?.length ?? 0}\0`,
+    );
+    if (e.data) h.update(e.data);
+  }
+  return `pgs-work:${h.digest("hex").slice(0, 16)}`;
+}
+
+/** Makes (or finds) the image `base` + the working directory; returns its tag. */
+export async function buildWorkdirImage(
+  docker: Docker,
+  base: string,
+  layer: WorkdirLayer,
+  taskName: string,
+): Promise<string> {
+  const id = await docker.call(["image", "inspect", "--format", "{{.Id}}", base]);
+  if (id.code !== 0) throw new InfraError(`${taskName}: cannot inspect image ${base}: ${id.stderr}`, "image");
+  const entries = await treeEntries(layer.hostDir, posix.basename(layer.dest), layer.uid, layer.gid);
+  const tag = workdirTag(new TextDecoder().decode(id.stdout).trim(), entries);
+  if (await docker.hasImage(tag)) return tag;
+  // Never started: the command only satisfies images without a CMD, and `commit` keeps the base's config otherwise.
+  const created = await creatingContainer(
+    docker,
+    () => docker.call(["create", ...labelArgs("workdir-image", taskName), base, "true"]),
+  );
+  const cid = new TextDecoder().decode(created.stdout).trim();
+  if (created.code !== 0) {
+    throw new InfraError(`${taskName}: cannot create a container of ${base}: ${created.stderr}`, "image");
+  }
+  track(docker, cid);
+  try {
+    const put = await docker.call(["cp", "-", `${cid}:${dirname(layer.dest)}`], { stdin: tarArchive(entries) });
+    if (put.code !== 0) {
+      throw new InfraError(`${taskName}: cannot copy the workdir into ${base}: ${put.stderr}`, "image");
+    }
+    const commit = await docker.call(["commit", cid, tag]);
+    if (commit.code !== 0) {
+      throw new InfraError(`${taskName}: cannot commit the workdir image: ${commit.stderr}`, "image");
+    }
+  } finally {
+    await removeContainer(docker, cid);
+  }
+  return tag;
+}
