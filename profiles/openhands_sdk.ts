@@ -8,7 +8,7 @@
  * The system prompt and the long tool descriptions are short paraphrases, never upstream's text.
  *
  * Engine limits worked around (see the report): a turn without a call is a format error under a `finish` stop, so a
- * plain-text reply ends the episode, an empty one gets the nudge; tool messages carry no `name`.
+ * plain-text reply ends the episode, an empty one gets the nudge.
  */
 import type { HarnessProfile, ToolSpec } from "../lib/harness/types.ts";
 import {
@@ -74,7 +74,7 @@ export function openhandsSdk(): HarnessProfile {
     user: "{instruction}",
     // Messages are sent in list form when function calling is on (llm/message.py).
     userContent: "parts",
-    toolMessageKeys: "content_first",
+    toolMessageKeys: ["content", "tool_call_id", "name"],
     tools: TOOLS,
     protocol: { kind: "native" },
     stop: { kind: "finish", tool: "finish", field: "message", endOnText: true },

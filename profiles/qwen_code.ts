@@ -84,7 +84,7 @@ export function qwenCode(): HarnessProfile {
     userParts: QWEN_USER_PARTS,
     // The skills and deferred-tools reminders are paraphrased (approx.); the environment context is exact.
     paraphrasedParts: [0, 2],
-    toolMessageKeys: "id_first",
+    toolMessageKeys: ["tool_call_id", "content"],
     shell: { tool: "run_shell_command", arg: "command" },
     echoArguments: "parsed",
     // The spec's six tools; qwen 0.24.4 also sends these (subagents, goals, skills, notebooks, deferred-tool search).

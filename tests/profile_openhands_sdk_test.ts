@@ -22,8 +22,11 @@ const texts = (m: ChatMessage) => (m.content as TextPart[]).map((p) => p.text);
 async function run(ep: ProfileEpisode, name: string, args: unknown, raw?: string): Promise<string[]> {
   const r = await ep.step({ content: "", tool_calls: [call(name, args, raw)] });
   assert.equal(r.observations.length, 1);
-  assert.equal(r.observations[0].role, "tool");
-  return texts(r.observations[0]);
+  const obs = r.observations[0];
+  // OpenHands' tool message: role, content, tool_call_id, and the name of the tool that ran (after name repair).
+  assert.deepEqual(Object.keys(obs), ["role", "content", "tool_call_id", "name"]);
+  assert.equal(obs.name, openhandsSdk().alias!(name, ["terminal", "file_editor", "finish", "think"]) ?? name);
+  return texts(obs);
 }
 const one = async (ep: ProfileEpisode, name: string, args: unknown) => (await run(ep, name, args)).join("");
 

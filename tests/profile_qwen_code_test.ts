@@ -166,8 +166,8 @@ dockerTest(
       const echoed = ep.messages[2];
       assert.deepEqual(Object.keys(echoed), ["role", "content", "tool_calls"]);
       assert.deepEqual(echoed, { role: "assistant", content: null, tool_calls: [c] });
-      // engine gap: qwen orders the keys role, tool_call_id, content; the engine writes role, content, tool_call_id.
-      assert.deepEqual(Object.keys(r.observations[0]).sort(), ["content", "role", "tool_call_id"]);
+      // qwen orders the keys role, tool_call_id, content.
+      assert.deepEqual(Object.keys(r.observations[0]), ["role", "tool_call_id", "content"]);
       assert.equal(r.observations[0].tool_call_id, c.id);
       assert.equal(
         onePart(r.observations[0].content),

@@ -6,7 +6,18 @@ import type { Sandbox } from "../sandbox.ts";
 import { Session } from "./session.ts";
 import { parseTerminusJson, terminusFeedback } from "./terminus_json.ts";
 import { parseTextTurn } from "./text_protocols.ts";
-import type { ChatMessage, HarnessProfile, ParsedCall, TextPart, ToolCall, ToolOutput, ToolSchema } from "./types.ts";
+import type {
+  ChatMessage,
+  HarnessProfile,
+  ParsedCall,
+  TextPart,
+  ToolCall,
+  ToolMessageKey,
+  ToolOutput,
+  ToolSchema,
+} from "./types.ts";
+
+const DEFAULT_TOOL_MESSAGE_KEYS: ToolMessageKey[] = ["content", "tool_call_id"];
 
 /** The policy's assistant turn. */
 export interface AssistantTurn {
@@ -227,11 +238,11 @@ export class ProfileEpisode {
     for (const call of calls) {
       const result = await this.#run(call);
       if (this.#done) break;
-      out.push(
-        this.profile.toolMessageKeys === "id_first"
-          ? { role: "tool", tool_call_id: call.id, content: result }
-          : { role: "tool", content: result, tool_call_id: call.id },
-      );
+      // Keys are added in the harness's order: the request's JSON (and so its tokens) keeps it.
+      const values = { content: result, tool_call_id: call.id, name: this.#toolName(call.name) };
+      const msg: Record<string, unknown> = { role: "tool" };
+      for (const key of this.profile.toolMessageKeys ?? DEFAULT_TOOL_MESSAGE_KEYS) msg[key] = values[key];
+      out.push(msg as unknown as ChatMessage);
     }
     return out;
   }
@@ -283,14 +294,18 @@ export class ProfileEpisode {
     return [{ role: "user", content: hooks.observe(output, feedback) }];
   }
 
+  /** The tool a called name runs: itself, or the profile's repair of it (e.g. a legacy name). */
+  #toolName(called: string): string {
+    const names = this.profile.tools.map((t) => t.schema.function.name);
+    if (names.includes(called)) return called;
+    const repaired = this.profile.alias?.(called, names);
+    return repaired && names.includes(repaired) ? repaired : called;
+  }
+
   async #run(call: ParsedCall): Promise<ToolOutput> {
     this.counters.toolCalls++;
     const names = this.profile.tools.map((t) => t.schema.function.name);
-    let name = call.name;
-    if (!names.includes(name)) {
-      const repaired = this.profile.alias?.(name, names);
-      if (repaired && names.includes(repaired)) name = repaired;
-    }
+    const name = this.#toolName(call.name);
     const spec = this.profile.tools.find((t) => t.schema.function.name === name);
     if (!spec) {
       this.counters.unknownTools++;

@@ -38,6 +38,9 @@ export interface ChatMessage {
   name?: string;
 }
 
+/** A key of a tool-result message besides `role`. */
+export type ToolMessageKey = "content" | "tool_call_id" | "name";
+
 /** A tool's schema as sent in the request's `tools` array. */
 export interface ToolSchema {
   /** Always "function". */
@@ -110,8 +113,11 @@ export interface HarnessProfile {
   userContent?: "string" | "parts";
   /** Templates of a user message sent as several text parts (overrides `user` and `userContent`). */
   userParts?: string[];
-  /** Key order of tool-result messages: role, content, tool_call_id (default) or role, tool_call_id, content. */
-  toolMessageKeys?: "content_first" | "id_first";
+  /**
+   * The keys of a tool-result message after `role`, in the harness's order (default `["content", "tool_call_id"]`);
+   * `name` carries the called tool's name.
+   */
+  toolMessageKeys?: ToolMessageKey[];
   /** Tools in the order the harness sends them. */
   tools: ToolSpec[];
   /** How the policy's turns are read. */
