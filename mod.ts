@@ -152,6 +152,7 @@ export {
   type TerminalHooks,
   type TextPart,
   type ToolCall,
+  type ToolMessageKey,
   type ToolOutput,
   type ToolSchema,
   type ToolSpec,
