@@ -46,7 +46,7 @@ export async function contextHash(dir: string): Promise<string> {
 export class ImageStore {
   #builds = new Map<string, Promise<ImageInfo>>();
   #present = new Map<string, Promise<ImageInfo>>();
-  #workdirs = new Map<string, Promise<string>>();
+  #workdirs = new Map<string, Promise<string | undefined>>();
 
   /** A store on `docker`; `images` maps task image → replacement (default none). */
   constructor(readonly docker: Docker, readonly images: Record<string, string> = {}) {}
@@ -58,8 +58,11 @@ export class ImageStore {
     return this.#build(task);
   }
 
-  /** The image `base` with the working directory in it (see `workdir_image.ts`), made once per process and content. */
-  withWorkdir(base: string, layer: WorkdirLayer, task: Task): Promise<string> {
+  /**
+   * The image `base` with the working directory in it (see `workdir_image.ts`), made once per process and content;
+   * undefined when a VOLUME of `base` covers it.
+   */
+  withWorkdir(base: string, layer: WorkdirLayer, task: Task): Promise<string | undefined> {
     const key = [base, layer.hostDir, layer.dest, layer.uid, layer.gid].join("\0");
     let p = this.#workdirs.get(key);
     if (!p) {

@@ -84,9 +84,9 @@ export class Sandbox {
     const [image] = await Promise.all([store.resolve(task), reapOrphans(docker)]);
     // With an owner known up front, the workdir comes baked into the image the episode runs (one call, not two).
     const owner = task.paths.workdir && !opts.stageWorkdir ? staticOwner(image.user) : undefined;
-    const runRef = owner
-      ? await store.withWorkdir(image.ref, { hostDir: task.paths.workdir!, dest: workdir, ...owner }, task)
-      : image.ref;
+    const baked = owner &&
+      await store.withWorkdir(image.ref, { hostDir: task.paths.workdir!, dest: workdir, ...owner }, task);
+    const runRef = baked || image.ref;
     const imageMs = lap();
     const args = [
       "run",
@@ -124,7 +124,7 @@ export class Sandbox {
     try {
       if (owner) [box.uid, box.gid] = [owner.uid, owner.gid];
       else await box.#resolveIds();
-      if (task.paths.workdir && !owner) await box.stageDir(task.paths.workdir, workdir);
+      if (task.paths.workdir && !baked) await box.stageDir(task.paths.workdir, workdir);
       box.timings.stage = lap();
       if (task.paths.setupSh) await box.#setup(task.paths.setupSh);
       box.timings.setup = lap();

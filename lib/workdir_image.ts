@@ -45,17 +45,29 @@ export function workdirTag(baseId: string, entries: TarEntry[]): string {
   return `pgs-work:${h.digest("hex").slice(0, 16)}`;
 }
 
-/** Makes (or finds) the image `base` + the working directory; returns its tag. */
+/** True when `a` and `b` are the same path or one holds the other. */
+function overlaps(a: string, b: string): boolean {
+  const [x, y] = [posix.resolve(a), posix.resolve(b)];
+  return x === y || x.startsWith(y === "/" ? "/" : `${y}/`) || y.startsWith(x === "/" ? "/" : `${x}/`);
+}
+
+/**
+ * Makes (or finds) the image `base` + the working directory; returns its tag, or undefined when the image declares a
+ * VOLUME over the working directory (a commit leaves volumes out, so the tree must be staged into each container).
+ */
 export async function buildWorkdirImage(
   docker: Docker,
   base: string,
   layer: WorkdirLayer,
   taskName: string,
-): Promise<string> {
-  const id = await docker.call(["image", "inspect", "--format", "{{.Id}}", base]);
-  if (id.code !== 0) throw new InfraError(`${taskName}: cannot inspect image ${base}: ${id.stderr}`, "image");
+): Promise<string | undefined> {
+  const info = await docker.call(["image", "inspect", "--format", "{{.Id}} {{json .Config.Volumes}}", base]);
+  if (info.code !== 0) throw new InfraError(`${taskName}: cannot inspect image ${base}: ${info.stderr}`, "image");
+  const [baseId, volumesJson] = new TextDecoder().decode(info.stdout).trim().split(" ");
+  const volumes = Object.keys(JSON.parse(volumesJson || "null") ?? {});
+  if (volumes.some((v) => overlaps(v, layer.dest))) return undefined;
   const entries = await treeEntries(layer.hostDir, posix.basename(layer.dest), layer.uid, layer.gid);
-  const tag = workdirTag(new TextDecoder().decode(id.stdout).trim(), entries);
+  const tag = workdirTag(baseId, entries);
   if (await docker.hasImage(tag)) return tag;
   // Never started: the command only satisfies images without a CMD, and `commit` keeps the base's config otherwise.
   const created = await creatingContainer(

@@ -101,3 +101,24 @@ for (const user of ["", "1234:1234"]) {
     },
   );
 }
+
+dockerTest("workdir image: a VOLUME over the workdir (or inside it) falls back to staging the files", async () => {
+  const docker = new CountingDocker();
+  for (const volume of ["/srv/app", "/srv/app/data", "/srv"]) {
+    const dir = await makeTask({
+      "task.toml": '[environment]\nworkdir = "/srv/app"\n',
+      "environment/Dockerfile": `FROM pgs-base:1\nVOLUME ${volume}\n`,
+      "environment/workdir/data/a.txt": "in the volume\n",
+      "environment/workdir/b.txt": "beside it\n",
+    });
+    try {
+      const { ls, image } = await listing(await loadTask(dir), new ImageStore(docker), false);
+      assert.match(image, /^pgs-env:/, volume);
+      assert.match(ls, /^0:0 644 regular file 14 \.\/data\/a\.txt$/m, volume);
+      assert.match(ls, /^0:0 644 regular file 10 \.\/b\.txt$/m, volume);
+    } finally {
+      await removeTask(dir);
+    }
+  }
+  assert.equal(docker.commits, 0);
+});
