@@ -64,12 +64,26 @@ console.log(
       for (let i = 0; i < N_EXEC; i++) xs.push((await box.exec(script, { shell })).durationMs);
       rows.push([label, xs]);
     }
+    // The same echo on the image's own setsid and head (what images of other architectures get).
+    const plain = await Sandbox.start(task, store, { noHelper: true, prepareVerifier: false });
+    try {
+      for (let i = 0; i < 20; i++) await plain.exec("true", { shell: "sh" });
+      const xs: number[] = [];
+      for (let i = 0; i < N_EXEC; i++) xs.push((await plain.exec("echo hi", { shell: "sh" })).durationMs);
+      rows.push(["sh: echo, no helper", xs]);
+    } finally {
+      await plain.remove();
+    }
     const raw: number[] = [];
     for (let i = 0; i < Math.min(50, N_EXEC); i++) {
       raw.push(await timed(() => docker.call(["exec", "-w", "/workdir", box.id, "/bin/sh", "-c", "cat notes.txt"])));
     }
     const fb = new ExecChannel(docker, box.id, { workdir: "/workdir", forceFallback: true });
-    console.log("exec latency                     p50        p99    vs raw docker exec (p50)");
+    console.log(
+      `exec latency (helper ${
+        ch.helperRunning ? "running" : "not running"
+      })  p50        p99    vs raw docker exec (p50)`,
+    );
     for (const [label, xs] of rows) {
       console.log(
         `  channel ${label.padEnd(22)} ${ms(pct(xs, 0.5)).padStart(9)} ${ms(pct(xs, 0.99)).padStart(10)}    ${

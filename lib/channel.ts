@@ -48,6 +48,8 @@ export interface ChannelOptions {
   workdir?: string;
   /** Skip the channel and use one `docker exec` per call (default false). */
   forceFallback?: boolean;
+  /** The static helper for the container's architecture (`channelHelper`); default none: `setsid` and `head`. */
+  helper?: Uint8Array;
 }
 
 const DEFAULT_TIMEOUT_SEC = 600;
@@ -80,8 +82,10 @@ export class ExecChannel {
   #nextId = 1;
   #fallback: boolean;
   #closed = false;
-  /** Whether commands get their own process group (`setsid` in the image). */
+  /** Whether commands get their own process group (`setsid` in the image, or the helper). */
   processGroups = false;
+  /** Whether the static helper runs in the container (instead of `setsid` and `head`). */
+  helperRunning = false;
 
   /** A channel into `container` on `docker`; its process starts on the first call. */
   constructor(readonly docker: Docker, readonly container: string, readonly opts: ChannelOptions = {}) {
@@ -100,10 +104,16 @@ export class ExecChannel {
     args.push(this.container, "/bin/sh", "-c", CHANNEL_SERVER);
     const proc = this.docker.spawn(args, { stdin: true });
     const reader = new ByteReader(proc.stdout.getReader());
+    const writer = proc.stdin.getWriter();
+    const helper = this.opts.helper ?? new Uint8Array();
+    // Not awaited on its own: a server that died at once must not leave the write pending forever.
+    writer.write(new Uint8Array([...enc.encode(`PGS-HELPER ${helper.length}\n`), ...helper])).catch(() => {});
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const ready = await Promise.race([
       reader.readLine(),
-      new Promise<null>((r) => setTimeout(() => r(null), 15_000)),
+      new Promise<null>((r) => timer = setTimeout(() => r(null), 15_000)),
     ]);
+    clearTimeout(timer);
     if (!ready?.startsWith("PGS-READY ")) {
       try {
         proc.kill("SIGKILL");
@@ -114,12 +124,14 @@ export class ExecChannel {
       this.#fallback = true;
       return;
     }
-    this.processGroups = ready.split(" ")[1] !== "none";
+    const fields = ready.split(" ");
+    this.processGroups = fields[1] !== "none";
+    this.helperRunning = fields[3] === "helper";
     // Drain stderr: closing it would kill the server with SIGPIPE when its shell reports a killed job.
     proc.stderr.pipeTo(new WritableStream()).catch(() => {});
     this.#proc = proc;
     this.#reader = reader;
-    this.#writer = proc.stdin.getWriter();
+    this.#writer = writer;
   }
 
   async #assertRunning(detail: string): Promise<void> {

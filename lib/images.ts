@@ -15,6 +15,8 @@ export interface ImageInfo {
   ref: string;
   /** The image's USER ("" means root). */
   user: string;
+  /** The image's architecture as Docker names it (`amd64`, `arm64`, ...; "" when unknown). */
+  arch?: string;
 }
 
 /** Hashes a build context: every file's path, mode and content, sorted, so equal contexts share one image. */
@@ -77,7 +79,8 @@ export class ImageStore {
     let p = this.#present.get(ref);
     if (!p) {
       p = (async () => {
-        let r = await this.docker.call(["image", "inspect", "--format", "{{.Config.User}}", ref]);
+        const format = ["image", "inspect", "--format", "{{.Architecture}} {{.Config.User}}", ref];
+        let r = await this.docker.call(format);
         if (r.code !== 0) {
           // Not local: a registry may have it. Bounded by the build timeout so an offline host fails fast enough.
           const pull = await this.docker.call(["pull", "-q", ref], {
@@ -90,9 +93,13 @@ export class ImageStore {
               "image",
             );
           }
-          r = await this.docker.call(["image", "inspect", "--format", "{{.Config.User}}", ref]);
+          r = await this.docker.call(format);
         }
-        return { ref, user: new TextDecoder().decode(r.stdout).trim() };
+        const out = new TextDecoder().decode(r.stdout).trim();
+        const space = out.indexOf(" ");
+        return space < 0
+          ? { ref, arch: out, user: "" }
+          : { ref, arch: out.slice(0, space), user: out.slice(space + 1) };
       })();
       p.catch(() => this.#present.delete(ref));
       this.#present.set(ref, p);

@@ -14,6 +14,7 @@ import { tarArchive, type TarEntry, treeEntries } from "./tar.ts";
 import type { Task } from "./task.ts";
 import { createVerifier } from "./verifier_container.ts";
 import { staticOwner } from "./workdir_image.ts";
+import { channelHelper } from "./channel_helper/helper.ts";
 
 /** Options for starting an episode container. */
 export interface SandboxOptions {
@@ -23,6 +24,8 @@ export interface SandboxOptions {
   role?: string;
   /** Use one `docker exec` per command instead of the channel (default false; for benchmarks and tests). */
   noChannel?: boolean;
+  /** Run the channel on the image's `setsid` and `head` instead of pgs' static helper (default false). */
+  noHelper?: boolean;
   /** Create the verifier's clean container while the episode starts (default true). */
   prepareVerifier?: boolean;
   /**
@@ -116,6 +119,7 @@ export class Sandbox {
       workdir,
       user: image.user || undefined,
       forceFallback: opts.noChannel,
+      helper: opts.noHelper ? undefined : channelHelper(image.arch ?? ""),
     });
     const box = new Sandbox(docker, task, id, image, workdir, channel);
     box.#verifier = verifier;
