@@ -79,7 +79,18 @@ export async function createVerifier(docker: Docker, task: Task, image: string):
  * The task's tests/ as tar entries under TESTS_STAGE, without the end-of-archive blocks: the verifier sends them
  * ahead of the working directory's archive in the one `docker cp` into STAGE_DIR.
  */
-export async function testsArchivePrefix(task: Task): Promise<Uint8Array> {
-  const tar = tarArchive(await treeEntries(task.paths.testsDir, TESTS_STAGE, 0, 0));
-  return tar.subarray(0, tar.length - 1024);
+export function testsArchivePrefix(task: Task): Promise<Uint8Array> {
+  // Made once per loaded task: every episode of it sends the same bytes.
+  let p = testsArchives.get(task);
+  if (!p) {
+    p = treeEntries(task.paths.testsDir, TESTS_STAGE, 0, 0).then((entries) => {
+      const tar = tarArchive(entries);
+      return tar.subarray(0, tar.length - 1024);
+    });
+    p.catch(() => testsArchives.delete(task));
+    testsArchives.set(task, p);
+  }
+  return p;
 }
+
+const testsArchives = new WeakMap<Task, Promise<Uint8Array>>();
