@@ -62,14 +62,25 @@ export { Sandbox, type SandboxOptions, type StartTimings } from "./lib/sandbox.t
 export { findTasks, loadTask, type Task, type TaskPaths } from "./lib/task.ts";
 export {
   type AgentConfig,
+  type ArtifactConfig,
   type EnvironmentConfig,
   type HealthcheckConfig,
   parseTaskConfig,
   type SolutionConfig,
+  type StepConfig,
   type TaskConfig,
   type VerifierConfig,
 } from "./lib/task_config.ts";
 export { verify, type VerifyOptions, type VerifyResult } from "./lib/verifier.ts";
+export type { VerifierBox } from "./lib/verifier_container.ts";
+export {
+  isSpecLayout,
+  parseVerifierMode,
+  resolveVerifierMode,
+  VERIFIER_MODES,
+  type VerifierMode,
+} from "./lib/verifier_mode.ts";
+export { DEFAULT_WORKDIR, dockerfileWorkdir, effectiveWorkdir, taskWorkdir } from "./lib/workdir.ts";
 export { setWarningSink } from "./lib/warn.ts";
 export { DEFAULT_SYSTEM_PROMPT, defaultSystemPrompt } from "./profiles/palingenesis_default.ts";
 export { type EnvRow, type EpisodeReward, HarborEnv, type HarborEnvOptions, HarborEpisode } from "./lib/harbor_env.ts";

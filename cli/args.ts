@@ -1,6 +1,7 @@
 /** Strict flag parsing for every command: unknown flags and missing values are usage errors (exit 2). */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "../lib/errors.ts";
+import { parseVerifierMode, VERIFIER_MODES, type VerifierMode } from "../lib/verifier_mode.ts";
 
 /** A command of the CLI. */
 export interface Command {
@@ -39,3 +40,22 @@ export function positiveInt(cmd: string, flag: string, value: string | undefined
   }
   return n;
 }
+
+/** A `--verifier-mode` value, or a usage error listing the modes. */
+export function verifierModeFlag(cmd: string, value: string | undefined): VerifierMode | undefined {
+  if (value === undefined) return undefined;
+  const mode = parseVerifierMode(value);
+  if (!mode) {
+    throw new UsageError(
+      `${cmd}: --verifier-mode must be one of ${VERIFIER_MODES.join(", ")}, got ${JSON.stringify(value)}`,
+    );
+  }
+  return mode;
+}
+
+/** The help lines of `--verifier-mode`, shared by every command that takes it. */
+export const VERIFIER_MODE_HELP =
+  `  --verifier-mode M   where the tests run, for every task: isolated (a clean container holding a copy of the
+                      working directory), shared (Harbor's default: the agent's container after the episode) or
+                      separate (Harbor's separate verifier image). Default: the task's environment_mode, else
+                      isolated for the spec's layout (environment/workdir/, setup.sh, capture), else shared`;

@@ -6,7 +6,7 @@ import { UsageError } from "../lib/errors.ts";
 import { HarborEnv } from "../lib/harbor_env.ts";
 import { loadProfilesModule } from "../lib/harness/load_module.ts";
 import { onSignal } from "../lib/hygiene.ts";
-import { type Command, parseFlags, positiveInt } from "./args.ts";
+import { type Command, parseFlags, positiveInt, verifierModeFlag } from "./args.ts";
 
 const usage = `Usage: pgs env serve [--host 127.0.0.1] [--port 8100] [--token-env NAME] [options]
 
@@ -29,6 +29,8 @@ Options:
   --seed N                  seed of the profile draw (default 0)
   --chat-template-kwargs J  JSON object: the model's chat-template kwargs (lowest precedence)
   --images JSON             task image → replacement, e.g. '{"my-base:1": "my-base:1-tmux"}'
+  --verifier-mode M         where the tests run, for every task: isolated, shared or separate (default: the task's
+                            environment_mode, else isolated for the spec's layout, else Harbor's shared)
   --max-output N            characters of command output kept where a profile has no limit (default 16000)
   --idle-timeout SEC        close episodes idle this long (default 600)
   --max-episodes N          episodes open at once; more get HTTP 429 (default 256)
@@ -55,6 +57,7 @@ export const envServe: Command = {
       seed: { type: "string" },
       "chat-template-kwargs": { type: "string" },
       images: { type: "string" },
+      "verifier-mode": { type: "string" },
       "max-output": { type: "string" },
       "idle-timeout": { type: "string" },
       "max-episodes": { type: "string" },
@@ -96,6 +99,7 @@ export const envServe: Command = {
           ? positiveInt("env serve", "max-output", values["max-output"], 16000)
           : undefined,
         docker,
+        verifierMode: verifierModeFlag("env serve", values["verifier-mode"]),
       });
     } catch (e) {
       if (e instanceof UsageError) throw e;

@@ -2,10 +2,11 @@
 import { type CheckResult, checkTasks } from "../lib/check.ts";
 import { Docker } from "../lib/docker.ts";
 import { UsageError } from "../lib/errors.ts";
-import { findTasks } from "../lib/task.ts";
-import { type Command, parseFlags, positiveInt } from "./args.ts";
+import { findTasks, type Task } from "../lib/task.ts";
+import { taskSetNotes } from "../lib/task_set_notes.ts";
+import { type Command, parseFlags, positiveInt, VERIFIER_MODE_HELP, verifierModeFlag } from "./args.ts";
 
-const usage = `Usage: pgs harbor check PATH [--workers N] [--json]
+const usage = `Usage: pgs harbor check PATH [--workers N] [--json] [--verifier-mode M]
 
 Runs, for every task directory under PATH (or the one task at PATH), a nop episode (nothing done) and an oracle
 episode (solution/solve.sh), both through the real verifier. A task is valid when the oracle scores 1 and the nop
@@ -13,7 +14,9 @@ below 1. Exit code 1 if any task is invalid.
 
 Options:
   --workers N   tasks checked at once (default 4)
-  --json        print a JSON array: per task name, valid, oracle and nop rewards, metrics, timings, error
+  --json        print a JSON array: per task name, valid, verifier mode, oracle and nop rewards, metrics, timings,
+                error and hints
+${VERIFIER_MODE_HELP}
   -h, --help    this help`;
 
 const fmt = (r: number | null | undefined) => r === null || r === undefined ? "-" : String(Math.round(r * 1000) / 1000);
@@ -21,7 +24,9 @@ const fmt = (r: number | null | undefined) => r === null || r === undefined ? "-
 function line(r: CheckResult): string {
   const mark = r.valid ? "ok  " : "FAIL";
   const rewards = `oracle ${fmt(r.oracle?.reward)}  nop ${fmt(r.nop?.reward)}`;
-  return `${mark} ${r.name}  ${rewards}  ${r.seconds.toFixed(1)}s${r.error ? `  ${r.error}` : ""}`;
+  const mode = r.verifierMode ? `  [${r.verifierMode}]` : "";
+  const hints = (r.hints ?? []).map((h) => `\n     hint: ${h}`).join("");
+  return `${mark} ${r.name}  ${rewards}${mode}  ${r.seconds.toFixed(1)}s${r.error ? `  ${r.error}` : ""}${hints}`;
 }
 
 function json(r: CheckResult) {
@@ -31,6 +36,7 @@ function json(r: CheckResult) {
     name: r.name,
     dir: r.dir,
     valid: r.valid,
+    verifier_mode: r.verifierMode ?? null,
     oracle_reward: r.oracle?.reward ?? null,
     nop_reward: r.nop?.reward ?? null,
     oracle_metrics: r.oracle?.metrics ?? {},
@@ -38,6 +44,7 @@ function json(r: CheckResult) {
     timings_ms: { oracle: ms(r.oracle), nop: ms(r.nop) },
     seconds: Math.round(r.seconds * 100) / 100,
     error: r.error ?? null,
+    hints: r.hints ?? [],
   };
 }
 
@@ -50,10 +57,12 @@ export const harborCheck: Command = {
     const { values, positionals } = parseFlags("harbor check", argv, {
       workers: { type: "string" },
       json: { type: "boolean" },
+      "verifier-mode": { type: "string" },
     });
     if (values.help) return console.log(usage), 0;
     if (positionals.length !== 1) throw new UsageError("harbor check: expected one PATH (a task or a folder of tasks)");
     const workers = positiveInt("harbor check", "workers", values.workers as string | undefined, 4);
+    const verifierMode = verifierModeFlag("harbor check", values["verifier-mode"] as string | undefined);
     const dirs = await findTasks(positionals[0]);
     const docker = new Docker();
     if (!await docker.ping()) {
@@ -66,9 +75,12 @@ export const harborCheck: Command = {
       if (tty) Deno.stderr.writeSync(enc.encode(`\r\x1b[K[${done}/${dirs.length}] ${bad} invalid`));
     };
     progress();
+    const loaded: Task[] = [];
     const results = await checkTasks(dirs, {
       workers,
       docker,
+      verifierMode,
+      onTask: (t) => loaded.push(t),
       onResult: (r) => {
         done++;
         if (!r.valid) bad++;
@@ -78,6 +90,7 @@ export const harborCheck: Command = {
       },
     });
     if (tty) Deno.stderr.writeSync(enc.encode("\r\x1b[K"));
+    taskSetNotes(loaded);
     if (values.json) console.log(JSON.stringify(results.map(json), null, 2));
     else console.error(`${results.length - bad}/${results.length} tasks valid`);
     return bad ? 1 : 0;

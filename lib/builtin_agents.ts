@@ -5,6 +5,7 @@ import type { ImageStore } from "./images.ts";
 import { Sandbox } from "./sandbox.ts";
 import type { Task } from "./task.ts";
 import { verify, type VerifyResult } from "./verifier.ts";
+import type { VerifierMode } from "./verifier_mode.ts";
 
 /** Which built-in agent runs. */
 export type BuiltinAgent = "nop" | "oracle";
@@ -29,15 +30,22 @@ export interface BuiltinOutcome {
   timings: { start: number; agent: number; verify: number; total: number };
   /** The last 4 kB of test.sh's output, when the verifier ran. */
   testOutput?: string;
+  /** Where the tests ran, when the verifier ran. */
+  verifierMode?: VerifierMode;
 }
 
 /** Runs one nop or oracle episode of a task through the real container and verifier path. */
-export async function runBuiltin(task: Task, store: ImageStore, agent: BuiltinAgent): Promise<BuiltinOutcome> {
+export async function runBuiltin(
+  task: Task,
+  store: ImageStore,
+  agent: BuiltinAgent,
+  verifierMode?: VerifierMode,
+): Promise<BuiltinOutcome> {
   const t0 = performance.now();
   const timings = { start: 0, agent: 0, verify: 0, total: 0 };
   let box: Sandbox | undefined;
   try {
-    box = await Sandbox.start(task, store);
+    box = await Sandbox.start(task, store, { verifierMode });
     timings.start = performance.now() - t0;
     let final = "";
     let agentExitCode: number | undefined;
@@ -66,6 +74,7 @@ export async function runBuiltin(task: Task, store: ImageStore, agent: BuiltinAg
       agentExitCode,
       timings,
       testOutput: v.testOutput,
+      verifierMode: v.mode,
     };
   } catch (e) {
     timings.total = performance.now() - t0;

@@ -2,7 +2,8 @@
 import { type BuiltinOutcome, runBuiltin } from "./builtin_agents.ts";
 import { Docker } from "./docker.ts";
 import { ImageStore } from "./images.ts";
-import { loadTask } from "./task.ts";
+import { loadTask, type Task } from "./task.ts";
+import { resolveVerifierMode, type VerifierMode } from "./verifier_mode.ts";
 
 /** The verdict on one task. */
 export interface CheckResult {
@@ -18,6 +19,10 @@ export interface CheckResult {
   nop: BuiltinOutcome | null;
   /** Why the task is invalid, in one line. */
   error?: string;
+  /** Where its tests ran (absent when the task did not load). */
+  verifierMode?: VerifierMode;
+  /** Notes on a likely cause when the task is invalid (e.g. the network Harbor would have allowed). */
+  hints?: string[];
   /** Wall time of the check in seconds (0 when the task did not load). */
   seconds: number;
 }
@@ -30,8 +35,12 @@ export interface CheckOptions {
   docker?: Docker;
   /** Image mapping, task image → replacement (default none). */
   images?: Record<string, string>;
+  /** Where the tests run, for every task (default: each task's own mode). */
+  verifierMode?: VerifierMode;
   /** Called as each task finishes. */
   onResult?: (r: CheckResult) => void;
+  /** Called with each loaded task before it runs (the CLI counts tasks that leave the network unset). */
+  onTask?: (t: Task) => void;
 }
 
 function verdict(oracle: BuiltinOutcome, nop: BuiltinOutcome): string | undefined {
@@ -46,15 +55,43 @@ function verdict(oracle: BuiltinOutcome, nop: BuiltinOutcome): string | undefine
 }
 
 /** Checks one task directory; never throws for a broken task (the error is in the result). */
-export async function checkTask(dir: string, store: ImageStore): Promise<CheckResult> {
+export async function checkTask(
+  dir: string,
+  store: ImageStore,
+  mode?: VerifierMode,
+  onTask?: (t: Task) => void,
+): Promise<CheckResult> {
   const t0 = performance.now();
   let name = dir;
   try {
     const task = await loadTask(dir);
+    onTask?.(task);
     name = task.name;
-    const [nop, oracle] = await Promise.all([runBuiltin(task, store, "nop"), runBuiltin(task, store, "oracle")]);
+    const verifierMode = resolveVerifierMode(task, mode);
+    const [nop, oracle] = await Promise.all([
+      runBuiltin(task, store, "nop", verifierMode),
+      runBuiltin(task, store, "oracle", verifierMode),
+    ]);
     const error = verdict(oracle, nop);
-    return { name, dir, valid: !error, oracle, nop, error, seconds: (performance.now() - t0) / 1000 };
+    const result: CheckResult = {
+      name,
+      dir,
+      valid: !error,
+      oracle,
+      nop,
+      error,
+      verifierMode,
+      seconds: (performance.now() - t0) / 1000,
+    };
+    const testsRan = !oracle.verifierError?.startsWith("cannot ");
+    if (error && oracle.reward !== null && oracle.reward !== 1 && testsRan && task.config.environment.networkUnset) {
+      // Harbor's default network is public; the spec's (and so pgs's) is none. A solution that downloads fails here.
+      result.hints = [
+        "the task leaves allow_internet unset: Harbor would allow the network, pgs runs it with none " +
+        "(set [environment] allow_internet = true to match Harbor)",
+      ];
+    }
+    return result;
   } catch (e) {
     return { name, dir, valid: false, oracle: null, nop: null, error: (e as Error).message, seconds: 0 };
   }
@@ -68,7 +105,7 @@ export async function checkTasks(dirs: string[], opts: CheckOptions = {}): Promi
   const worker = async () => {
     while (next < dirs.length) {
       const i = next++;
-      results[i] = await checkTask(dirs[i], store);
+      results[i] = await checkTask(dirs[i], store, opts.verifierMode, opts.onTask);
       opts.onResult?.(results[i]);
     }
   };

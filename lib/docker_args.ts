@@ -6,7 +6,7 @@ export function envArgs(env: Record<string, string>): string[] {
   return Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
 }
 
-/** `--init` and the task's CPU, memory (swap off) and PID limits, plus `--network none` unless `internet`. */
+/** `--init`, the task's CPU, memory (swap off) and PID limits, `--gpus` when asked, and `--network none` unless `internet`. */
 export function limitArgs(env: EnvironmentConfig, internet: boolean): string[] {
   return [
     "--init",
@@ -14,6 +14,7 @@ export function limitArgs(env: EnvironmentConfig, internet: boolean): string[] {
     `--memory=${env.memoryMb}m`,
     `--memory-swap=${env.memoryMb}m`,
     `--pids-limit=${env.pidsLimit}`,
+    ...(env.gpus ? [`--gpus=${env.gpus}`] : []),
     ...(internet ? [] : ["--network", "none"]),
   ];
 }

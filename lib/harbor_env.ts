@@ -13,6 +13,7 @@ import { ImageStore } from "./images.ts";
 import { Sandbox } from "./sandbox.ts";
 import { loadTask, type Task } from "./task.ts";
 import { verify } from "./verifier.ts";
+import type { VerifierMode } from "./verifier_mode.ts";
 
 /** HarborEnv's arguments (the spec's, camel-cased). */
 export interface HarborEnvOptions {
@@ -20,8 +21,10 @@ export interface HarborEnvOptions {
   tools?: string[];
   /** The reward.json key that is the reward (default "reward", else the first key). */
   rewardKey?: string;
-  /** Working directory override (default: task.toml's, else /workdir). */
+  /** Working directory override (default: task.toml's, else the image's WORKDIR, else /workdir). */
   workdir?: string;
+  /** Where every episode's tests run, overriding each task's own mode (default: the task's; see `resolveVerifierMode`). */
+  verifierMode?: VerifierMode;
   /** Characters of command output kept where a profile has no limit of its own (default 16000). */
   maxOutput?: number;
   /** One harness profile, e.g. "opencode" or "pi@1.3.0" (default palingenesis-default@1). */
@@ -64,6 +67,8 @@ export interface EpisodeReward {
   answer: string;
   /** Why the verifier failed (the reward is then 0), if it did. */
   verifierError?: string;
+  /** Where the tests ran. */
+  verifierMode: VerifierMode;
 }
 
 const DEFAULT_PROFILE = "palingenesis-default@1";
@@ -102,7 +107,10 @@ export class HarborEnv {
       profile.tools = profile.tools.filter((t) => this.opts.tools!.includes(t.schema.function.name));
     }
     const task = await loadTask(row.task_dir);
-    const box = await Sandbox.start(task, this.store, { workdir: this.opts.workdir });
+    const box = await Sandbox.start(task, this.store, {
+      workdir: this.opts.workdir,
+      verifierMode: this.opts.verifierMode,
+    });
     try {
       const ep = new ProfileEpisode(profile, box, this.opts.maxOutput);
       let first: ChatMessage[];
@@ -178,7 +186,7 @@ export class HarborEpisode {
       for (const k of this.env.profileKeys) metrics[`metric/profile/${k}`] = k === this.profileKey ? 1 : 0;
       metrics[`metric/profile/${this.profileKey}`] = 1;
       metrics[`metric/profile/${this.profileKey}/reward`] = v.reward;
-      return { reward: v.reward, metrics, answer, verifierError: v.error };
+      return { reward: v.reward, metrics, answer, verifierError: v.error, verifierMode: v.mode };
     } finally {
       await this.close();
     }

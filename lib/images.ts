@@ -17,6 +17,8 @@ export interface ImageInfo {
   user: string;
   /** The image's architecture as Docker names it (`amd64`, `arm64`, ...; "" when unknown). */
   arch?: string;
+  /** The image's WORKDIR ("" when it sets none). */
+  workdir?: string;
 }
 
 /** Hashes a build context: every file's path, mode and content, sorted, so equal contexts share one image. */
@@ -53,11 +55,21 @@ export class ImageStore {
   /** A store on `docker`; `images` maps task image → replacement (default none). */
   constructor(readonly docker: Docker, readonly images: Record<string, string> = {}) {}
 
-  /** The image an episode of `task` runs (and its verifier starts from). */
+  /** The image an episode of `task` runs (and its isolated verifier starts from). */
   resolve(task: Task): Promise<ImageInfo> {
     const img = task.config.environment.dockerImage;
     if (img) return this.#inspect(this.images[img] ?? img, task);
-    return this.#build(task);
+    return this.#build(task, task.paths.environmentDir, "environment/Dockerfile");
+  }
+
+  /**
+   * A separate verifier's image, as Harbor picks it: `[verifier.environment]`'s (else `[environment]`'s) docker_image,
+   * else `tests/Dockerfile` built with `tests/` as its context.
+   */
+  resolveVerifier(task: Task): Promise<ImageInfo> {
+    const img = (task.config.verifier.environment ?? task.config.environment).dockerImage;
+    if (img) return this.#inspect(this.images[img] ?? img, task);
+    return this.#build(task, task.paths.testsDir, "tests/Dockerfile");
   }
 
   /**
@@ -79,7 +91,7 @@ export class ImageStore {
     let p = this.#present.get(ref);
     if (!p) {
       p = (async () => {
-        const format = ["image", "inspect", "--format", "{{.Architecture}} {{.Config.User}}", ref];
+        const format = ["image", "inspect", "--format", "{{.Architecture}} {{json .Config}}", ref];
         let r = await this.docker.call(format);
         if (r.code !== 0) {
           // Not local: a registry may have it. Bounded by the build timeout so an offline host fails fast enough.
@@ -97,9 +109,13 @@ export class ImageStore {
         }
         const out = new TextDecoder().decode(r.stdout).trim();
         const space = out.indexOf(" ");
-        return space < 0
-          ? { ref, arch: out, user: "" }
-          : { ref, arch: out.slice(0, space), user: out.slice(space + 1) };
+        const config = JSON.parse(out.slice(space + 1) || "null") ?? {};
+        return {
+          ref,
+          arch: out.slice(0, space),
+          user: String(config.User ?? ""),
+          workdir: String(config.WorkingDir ?? ""),
+        };
       })();
       p.catch(() => this.#present.delete(ref));
       this.#present.set(ref, p);
@@ -107,8 +123,7 @@ export class ImageStore {
     return p;
   }
 
-  #build(task: Task): Promise<ImageInfo> {
-    const dir = task.paths.environmentDir;
+  #build(task: Task, dir: string, dockerfile: string): Promise<ImageInfo> {
     const key = dir;
     let p = this.#builds.get(key);
     if (!p) {
@@ -127,7 +142,7 @@ export class ImageStore {
         }
         if (r.code !== 0) {
           const tail = r.stderr.split("\n").filter((l) => l.trim() && !l.includes("DEPRECATED")).slice(-3).join(" | ");
-          throw new InfraError(`${task.name}: docker build of environment/Dockerfile failed: ${tail}`, "build");
+          throw new InfraError(`${task.name}: docker build of ${dockerfile} failed: ${tail}`, "build");
         }
         return this.#inspect(tag, task);
       })();

@@ -1,6 +1,9 @@
 /** `harbor rows`: one training row per task, `{"task_dir", "messages": [system, user]}`. */
 import { defaultSystemPrompt } from "../profiles/palingenesis_default.ts";
+import { Docker } from "./docker.ts";
+import { ImageStore } from "./images.ts";
 import { findTasks, loadTask } from "./task.ts";
+import { taskWorkdir } from "./workdir.ts";
 
 /** A chat message of a row. */
 export interface RowMessage {
@@ -22,16 +25,23 @@ export interface HarborRow {
 export interface RowsOptions {
   /** Leave the system message out (default false). */
   noSystem?: boolean;
+  /**
+   * The engine that tells a task's working directory when only its image can (no `workdir` in task.toml and a
+   * WORKDIR that the Dockerfile does not decide); default: the environment's.
+   */
+  docker?: Docker;
 }
 
 /** Builds a row for every task under `path` (or the one task at `path`), in directory order. */
 export async function harborRows(path: string, opts: RowsOptions = {}): Promise<HarborRow[]> {
   const rows: HarborRow[] = [];
+  let store: ImageStore | undefined;
+  const images = () => store ??= new ImageStore(opts.docker ?? new Docker());
   for (const dir of await findTasks(path)) {
     const task = await loadTask(dir);
     const messages: RowMessage[] = [];
     if (!opts.noSystem) {
-      messages.push({ role: "system", content: defaultSystemPrompt(task.config.environment.workdir) });
+      messages.push({ role: "system", content: defaultSystemPrompt(await taskWorkdir(task, images)) });
     }
     messages.push({ role: "user", content: task.instruction });
     rows.push({ task_dir: task.dir, messages });

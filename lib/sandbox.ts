@@ -12,21 +12,27 @@ import { creatingContainer, labelArgs, reapOrphans, removeContainer, track } fro
 import type { ImageInfo, ImageStore } from "./images.ts";
 import { tarArchive, type TarEntry, treeEntries } from "./tar.ts";
 import type { Task } from "./task.ts";
-import { createVerifier } from "./verifier_container.ts";
-import { staticOwner } from "./workdir_image.ts";
+import { createVerifier, type VerifierBox } from "./verifier_container.ts";
+import { layerEntries, staticOwner } from "./workdir_image.ts";
+import { effectiveWorkdir } from "./workdir.ts";
+import { resolveVerifierMode, type VerifierMode } from "./verifier_mode.ts";
+import { createSeparateVerifier } from "./verifier_separate.ts";
+import { requireGpus } from "./gpus.ts";
 import { channelHelper } from "./channel_helper/helper.ts";
 
 /** Options for starting an episode container. */
 export interface SandboxOptions {
-  /** Working directory override (default: task.toml's, else /workdir). */
+  /** Working directory override (default: task.toml's, else the image's WORKDIR, else /workdir). */
   workdir?: string;
+  /** Where the tests run (default: the task's own mode, see `resolveVerifierMode`). */
+  verifierMode?: VerifierMode;
   /** Label role (default "episode"). */
   role?: string;
   /** Use one `docker exec` per command instead of the channel (default false; for benchmarks and tests). */
   noChannel?: boolean;
   /** Run the channel on the image's `setsid` and `head` instead of pgs' static helper (default false). */
   noHelper?: boolean;
-  /** Create the verifier's clean container while the episode starts (default true). */
+  /** Create the verifier's container while the episode starts, in the modes that have one (default true). */
   prepareVerifier?: boolean;
   /**
    * Copy `environment/workdir/` into each new container instead of running an image that holds it (default false;
@@ -58,16 +64,22 @@ export class Sandbox {
   /** Phase timings of the start, in milliseconds. */
   readonly timings: StartTimings = { image: 0, run: 0, stage: 0, setup: 0, healthcheck: 0 };
   #removed = false;
-  #verifier?: Promise<string>;
+  #verifier?: Promise<VerifierBox>;
   #background: Promise<unknown>[] = [];
 
   private constructor(
+    /** The image store the episode's images came from (a separate verifier's image comes from it too). */
+    readonly store: ImageStore,
     readonly docker: Docker,
     readonly task: Task,
     readonly id: string,
     readonly image: ImageInfo,
     readonly workdir: string,
     readonly channel: ExecChannel,
+    /** Where this episode's tests run. */
+    readonly verifierMode: VerifierMode,
+    /** The user the agent's tools run as: `[agent] user`, else the image's USER ("" is root). */
+    readonly user: string,
     public uid = 0,
     public gid = 0,
   ) {}
@@ -76,7 +88,6 @@ export class Sandbox {
   static async start(task: Task, store: ImageStore, opts: SandboxOptions = {}): Promise<Sandbox> {
     const docker = store.docker;
     const env = task.config.environment;
-    const workdir = opts.workdir ?? env.workdir;
     let t = performance.now();
     const lap = () => {
       const now = performance.now();
@@ -85,10 +96,15 @@ export class Sandbox {
       return d;
     };
     const [image] = await Promise.all([store.resolve(task), reapOrphans(docker)]);
-    // With an owner known up front, the workdir comes baked into the image the episode runs (one call, not two).
-    const owner = task.paths.workdir && !opts.stageWorkdir ? staticOwner(image.user) : undefined;
-    const baked = owner &&
-      await store.withWorkdir(image.ref, { hostDir: task.paths.workdir!, dest: workdir, ...owner }, task);
+    const workdir = effectiveWorkdir(opts.workdir ?? env.workdir, image.workdir);
+    const user = task.config.agent.user ?? image.user;
+    const mode = resolveVerifierMode(task, opts.verifierMode);
+    if (env.gpus) await requireGpus(docker, task.name, env.gpus);
+    // With an owner known up front, the starting state comes baked into the image the episode runs (one call, not
+    // two): the workdir when the task has one, and Harbor's /logs folders always.
+    const owner = opts.stageWorkdir ? undefined : staticOwner(user);
+    const layer = { hostDir: task.paths.workdir ?? task.paths.environmentUpload, dest: workdir };
+    const baked = owner && await store.withWorkdir(image.ref, { ...layer, ...owner }, task);
     const runRef = baked || image.ref;
     const imageMs = lap();
     const args = [
@@ -104,31 +120,35 @@ export class Sandbox {
       "-c",
       "sleep infinity",
     ];
-    const verifier = opts.prepareVerifier === false ? undefined : createVerifier(docker, task, image.ref);
+    const verifier = opts.prepareVerifier === false || mode === "shared"
+      ? undefined
+      : mode === "separate"
+      ? createSeparateVerifier(store, task)
+      : createVerifier(docker, task, image.ref);
     verifier?.catch(() => {}); // reported by verify(), which awaits it
     let id: string;
     try {
       id = (await creatingContainer(docker, () => docker.ok(args, "start"))).trim();
     } catch (e) {
-      const vid = await verifier?.catch(() => undefined);
-      if (vid) await removeContainer(docker, vid);
+      const vbox = await verifier?.catch(() => undefined);
+      if (vbox) await removeContainer(docker, vbox.id);
       throw e;
     }
     track(docker, id);
     const channel = new ExecChannel(docker, id, {
       workdir,
-      user: image.user || undefined,
+      user: user || undefined,
       forceFallback: opts.noChannel,
       helper: opts.noHelper ? undefined : channelHelper(image.arch ?? ""),
     });
-    const box = new Sandbox(docker, task, id, image, workdir, channel);
+    const box = new Sandbox(store, docker, task, id, image, workdir, channel, mode, user);
     box.#verifier = verifier;
     box.timings.image = imageMs;
     box.timings.run = lap();
     try {
       if (owner) [box.uid, box.gid] = [owner.uid, owner.gid];
       else await box.#resolveIds();
-      if (task.paths.workdir && !baked) await box.stageDir(task.paths.workdir, workdir);
+      if (!baked) await box.#putTar(await layerEntries({ ...layer, uid: box.uid, gid: box.gid }), "/");
       box.timings.stage = lap();
       if (task.paths.setupSh) await box.#setup(task.paths.setupSh);
       box.timings.setup = lap();
@@ -142,7 +162,7 @@ export class Sandbox {
   }
 
   async #resolveIds(): Promise<void> {
-    const user = this.image.user;
+    const user = this.user;
     if (user === "" || user === "root" || user === "0") return;
     const numeric = user.match(/^(\d+)(?::(\d+))?$/);
     if (numeric?.[2]) {
@@ -153,20 +173,20 @@ export class Sandbox {
     const [u, g] = text(r.stdout).trim().split("\n").map(Number);
     if (r.exitCode !== 0 || !Number.isInteger(u) || !Number.isInteger(g)) {
       throw new InfraError(
-        `${this.task.name}: cannot resolve the image user ${user}: ${text(r.stderr).trim()}`,
+        `${this.task.name}: cannot resolve the user ${user}: ${text(r.stderr).trim()}`,
         "start",
       );
     }
     [this.uid, this.gid] = [u, g];
   }
 
-  /** Copies a host directory to `dest` in the container, owned by the image's default user. */
+  /** Copies a host directory to `dest` in the container, owned by the agent's user. */
   async stageDir(hostDir: string, dest: string): Promise<void> {
     const entries = await treeEntries(hostDir, posix.basename(dest), this.uid, this.gid);
     await this.#putTar(entries, dirname(dest));
   }
 
-  /** Writes one file into the container, owned by the image's default user (parents must exist). */
+  /** Writes one file into the container, owned by the agent's user (parents must exist). */
   async putFile(dest: string, data: Uint8Array, mode = 0o644): Promise<void> {
     const entry: TarEntry = { name: posix.basename(dest), type: "file", mode, uid: this.uid, gid: this.gid, data };
     await this.#putTar([entry], dirname(dest));
@@ -209,7 +229,7 @@ export class Sandbox {
     }
   }
 
-  /** Runs a script as the image's default user, in the working directory unless `cwd` says otherwise. */
+  /** Runs a script as the agent's user, in the working directory unless `cwd` says otherwise. */
   exec(script: string, opts: ExecOptions & { env?: Record<string, string> } = {}): Promise<ExecResult> {
     const exports = Object.entries(opts.env ?? {}).map(([k, v]) => `export ${k}=${shQuote(v)}\n`).join("");
     return this.channel.exec(exports + script, { cwd: this.workdir, ...opts });
@@ -227,7 +247,7 @@ export class Sandbox {
   }
 
   /** Hands the pre-created verifier container to the verifier (once); undefined when none was prepared. */
-  takeVerifier(): Promise<string> | undefined {
+  takeVerifier(): Promise<VerifierBox> | undefined {
     const v = this.#verifier;
     this.#verifier = undefined;
     return v;
@@ -246,7 +266,7 @@ export class Sandbox {
     await Promise.all([
       this.channel.close().catch(() => {}),
       removeContainer(this.docker, this.id),
-      unused?.then((vid) => removeContainer(this.docker, vid), () => {}),
+      unused?.then((v) => removeContainer(this.docker, v.id), () => {}),
       ...this.#background,
     ]);
   }

@@ -20,10 +20,17 @@ export interface TaskPaths {
   workdir?: string;
   /** `environment/setup.sh`, when it exists. */
   setupSh?: string;
+  /**
+   * `environment/`, when Harbor uploads its files into the working directory at start: a plain Harbor task (no
+   * `workdir/`, `setup.sh` or capture) with a `docker_image`, no Dockerfile and files in `environment/`.
+   */
+  environmentUpload?: string;
   /** `tests/`. */
   testsDir: string;
   /** `tests/test.sh`. */
   testSh: string;
+  /** `tests/Dockerfile`, a separate verifier's image, when it exists. */
+  testsDockerfile?: string;
   /** `solution/solve.sh`, the oracle, when it exists. */
   solveSh?: string;
 }
@@ -65,9 +72,15 @@ export async function loadTask(dir: string): Promise<Task> {
     ["workdir", path.join(environmentDir, "workdir"), "dir"],
     ["setupSh", path.join(environmentDir, "setup.sh"), "file"],
     ["solveSh", path.join(abs, "solution", "solve.sh"), "file"],
+    ["testsDockerfile", path.join(testsDir, "Dockerfile"), "file"],
   ];
   for (const [key, p, kind] of optional) {
     if (await exists(p, kind)) paths[key] = p;
+  }
+
+  const plainHarbor = !paths.workdir && !paths.setupSh && !config.verifier.capture;
+  if (plainHarbor && !paths.dockerfile && config.environment.dockerImage && await hasEntries(environmentDir)) {
+    paths.environmentUpload = environmentDir;
   }
 
   let instruction = paths.instruction ? await readText(paths.instruction) : undefined;
@@ -80,13 +93,36 @@ export async function loadTask(dir: string): Promise<Task> {
     }
     instruction = config.description;
   }
+  const compose = ["docker-compose.yaml", "docker-compose.yml", "compose.yaml"].map((f) =>
+    path.join(environmentDir, f)
+  );
+  for (const f of compose) {
+    if (await exists(f, "file")) {
+      throw new TaskError(
+        shown(f),
+        "docker compose environments are not supported: pgs runs one container per episode (use a Dockerfile)",
+      );
+    }
+  }
+  if (config.steps) {
+    throw new TaskError(shown(taskToml), "multi-step tasks ([[steps]]) are not supported yet", undefined);
+  }
   if (!paths.dockerfile && config.environment.dockerImage === undefined) {
     throw new TaskError(
       shown(path.join(environmentDir, "Dockerfile")),
       "missing, and task.toml has no [environment] docker_image",
     );
   }
-  if (!(await exists(paths.testSh, "file"))) throw new TaskError(shown(paths.testSh), "missing");
+  if (config.verifier.environmentMode === "separate") {
+    // Harbor's separate verifier image owns /tests/test.sh itself; what it needs is an image to run.
+    const venv = config.verifier.environment ?? config.environment;
+    if (!venv.dockerImage && !paths.testsDockerfile) {
+      throw new TaskError(
+        shown(path.join(testsDir, "Dockerfile")),
+        "missing: a separate verifier needs tests/Dockerfile or [verifier.environment] docker_image",
+      );
+    }
+  } else if (!(await exists(paths.testSh, "file"))) throw new TaskError(shown(paths.testSh), "missing");
 
   return { dir: abs, name: config.name ?? path.basename(abs), instruction, config, paths };
 }
@@ -141,6 +177,16 @@ async function readText(p: string): Promise<string | undefined> {
     if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.IsADirectory) return undefined;
     throw e;
   }
+}
+
+async function hasEntries(dir: string): Promise<boolean> {
+  try {
+    for await (const _ of Deno.readDir(dir)) return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return false;
+    throw e;
+  }
+  return false;
 }
 
 async function exists(p: string, kind: "file" | "dir"): Promise<boolean> {

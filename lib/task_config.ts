@@ -30,16 +30,23 @@ export interface EnvironmentConfig {
   pidsLimit: number;
   /** Network access (from `allow_internet` or Harbor's `network_mode`). Default false. */
   allowInternet: boolean;
-  /** The working directory, absolute. Default "/workdir". */
-  workdir: string;
+  /**
+   * The working directory, absolute, as task.toml gives it. Default: none, and then an episode uses the image's
+   * WORKDIR when it sets one other than `/`, else `/workdir` (as Harbor does; see `resolveWorkdir`).
+   */
+  workdir?: string;
   /** `docker build` timeout in seconds. Default 600. */
   buildTimeoutSec: number;
   /** Container environment, `$VARS` already expanded from the host. Default {}. */
   env: Record<string, string>;
   /** Readiness check run before the agent starts. Default: none. */
   healthcheck?: HealthcheckConfig;
-  /** Disk limit in MB (from `storage_mb` or Harbor's `storage = "10G"`). Default: none. */
+  /** Disk limit in MB (from `storage_mb` or Harbor's `storage = "10G"`). Default: none (not applied). */
   storageMb?: number;
+  /** GPUs the container gets (`docker run --gpus N`). Default: none. */
+  gpus?: number;
+  /** True when the task set neither `allow_internet` nor `network_mode` (Harbor would then allow the network). */
+  networkUnset: boolean;
 }
 
 /** `[verifier]`: how `tests/test.sh` runs. */
@@ -54,12 +61,47 @@ export interface VerifierConfig {
   captureTimeoutSec: number;
   /** Test environment, `$VARS` already expanded from the host. Default {}. */
   env: Record<string, string>;
+  /** User test.sh runs as (Harbor's `str | int`). Default: root. */
+  user?: string;
+  /**
+   * Harbor's `environment_mode` as the task gives it. Default: none, and then `separate` when `[verifier.environment]`
+   * is set; otherwise pgs picks by layout (see `verifier_mode.ts`).
+   */
+  environmentMode?: "shared" | "separate";
+  /** `[verifier.environment]`: the separate verifier's image and limits. Default: none. */
+  environment?: EnvironmentConfig;
 }
 
 /** `[agent]`. */
 export interface AgentConfig {
   /** Agent (and oracle, in `check`) timeout in seconds. Default 900. */
   timeoutSec: number;
+  /** User the tools and the oracle run as (Harbor's `str | int`). Default: the image's USER. */
+  user?: string;
+}
+
+/** One entry of Harbor's root `artifacts`: a path copied from the agent's container into a separate verifier's. */
+export interface ArtifactConfig {
+  /** Absolute path in the agent's container. */
+  source: string;
+  /** Where it lands, relative (Harbor's host layout); pgs copies to the same absolute path. Default: none. */
+  destination?: string;
+  /** Glob patterns left out (not applied by pgs; warned). Default []. */
+  exclude: string[];
+}
+
+/** One `[[steps]]` entry of a multi-step task. */
+export interface StepConfig {
+  /** The step's name, which is also its folder under `steps/`. Required. */
+  name: string;
+  /** The step's agent timeout and user; unset values fall back to the task's `[agent]`. */
+  agent: AgentConfig;
+  /** The step's verifier timeout (default 600, as in Harbor), env and user (these fall back to the task's). */
+  verifier: { timeoutSec: number; env: Record<string, string>; user?: string };
+  /** Gate on the step's reward: a number (the `reward` key) or per-key minimums. Default: none. */
+  minReward?: number | Record<string, number>;
+  /** Paths to collect after the step (not applied by pgs; warned). Default []. */
+  artifacts: ArtifactConfig[];
 }
 
 /** `[solution]` (Harbor's): the oracle's environment. */
@@ -86,6 +128,12 @@ export interface TaskConfig {
   solution: SolutionConfig;
   /** `[metadata]`, free-form. Default {}. */
   metadata: Record<string, unknown>;
+  /** Root `artifacts` (Harbor's): paths carried into a separate verifier. Default []. */
+  artifacts: ArtifactConfig[];
+  /** `[[steps]]`, in order; absent for a single-step task. */
+  steps?: StepConfig[];
+  /** How step rewards combine: `mean` over the steps that were verified, or `final`. Default "mean". */
+  multiStepRewardStrategy: "mean" | "final";
   /** Non-fatal notes (unknown keys, unset variables, unenforced allowlists), already passed to `warnOnce`. */
   warnings: string[];
 }
@@ -106,9 +154,6 @@ export function parseTaskConfig(
     throw e;
   }
   const c = new Checker(text, file, lookupEnv);
-  if (doc.steps !== undefined) {
-    c.raise(["steps"], "steps: multi-step tasks ([[steps]]) are not supported; use the single-step layout");
-  }
   c.unknownKeys(doc, []);
 
   let schemaVersion = doc.schema_version ?? doc.version;
@@ -127,18 +172,14 @@ export function parseTaskConfig(
     );
   }
 
-  const environment = parseEnvironment(c, c.table(doc, ["environment"]) ?? {});
-  const v = c.table(doc, ["verifier"]) ?? {};
-  const verifier: VerifierConfig = {
-    timeoutSec: c.number(v, ["verifier", "timeout_sec"], "positive", 120),
-    allowInternet: c.network(v, ["verifier"], environment.allowInternet),
-    capture: c.string(v, ["verifier", "capture"]),
-    captureTimeoutSec: c.number(v, ["verifier", "capture_timeout_sec"], "positive", 60),
-    env: c.env(v, ["verifier", "env"]),
-  };
-  if (verifier.capture === undefined) delete verifier.capture;
-  const agentTable = c.table(doc, ["agent"]) ?? {};
+  const environment = parseEnvironment(c, c.table(doc, ["environment"]) ?? {}, ["environment"]);
+  const verifier = parseVerifier(c, c.table(doc, ["verifier"]) ?? {}, environment);
+  const agent = parseAgent(c, c.table(doc, ["agent"]) ?? {}, ["agent"], { timeoutSec: 900 });
   const solutionTable = c.table(doc, ["solution"]) ?? {};
+  const strategy = (doc.multi_step_reward_strategy ?? "mean") as "mean" | "final";
+  if (strategy !== "mean" && strategy !== "final") {
+    c.fail(["multi_step_reward_strategy"], `must be "mean" or "final"`, strategy);
+  }
 
   const config: TaskConfig = {
     schemaVersion: schemaVersion as string | undefined,
@@ -146,35 +187,56 @@ export function parseTaskConfig(
     description: c.string(task, ["task", "description"], true) ?? "",
     environment,
     verifier,
-    agent: { timeoutSec: c.number(agentTable, ["agent", "timeout_sec"], "positive", 900) },
+    agent,
     solution: { env: c.env(solutionTable, ["solution", "env"]) },
     metadata: plain(c.table(doc, ["metadata"]) ?? {}) as Record<string, unknown>,
+    artifacts: parseArtifacts(c, doc.artifacts, ["artifacts"]),
+    multiStepRewardStrategy: strategy,
     warnings: c.warnings,
   };
+  if (doc.steps !== undefined) config.steps = parseSteps(c, doc.steps, agent, verifier);
   // Absent optional fields are left out rather than set to undefined, so that configs compare and print cleanly.
   if (config.schemaVersion === undefined) delete config.schemaVersion;
   if (config.name === undefined) delete config.name;
   return config;
 }
 
-function parseEnvironment(c: Checker, e: Table): EnvironmentConfig {
+function parseEnvironment(c: Checker, e: Table, at: string[]): EnvironmentConfig {
+  const f = (k: string) => [...at, k];
+  const os = e.os;
+  if (os !== undefined) {
+    if (typeof os !== "string" || !["linux", "windows"].includes(os.toLowerCase())) {
+      c.fail(f("os"), `must be "linux" or "windows"`, os);
+    }
+    if (os.toLowerCase() === "windows") {
+      c.raise(f("os"), `${f("os").join(".")} = "${os}" is not supported: pgs runs Linux containers only`);
+    }
+  }
   const env: EnvironmentConfig = {
-    dockerImage: c.string(e, ["environment", "docker_image"]),
-    cpus: c.number(e, ["environment", "cpus"], "positive", 1),
-    memoryMb: c.size(e, "memory", 2048),
-    pidsLimit: c.number(e, ["environment", "pids_limit"], "positive integer", 512),
-    allowInternet: c.network(e, ["environment"], false),
-    workdir: c.string(e, ["environment", "workdir"]) ?? "/workdir",
-    buildTimeoutSec: c.number(e, ["environment", "build_timeout_sec"], "positive", 600),
-    env: c.env(e, ["environment", "env"]),
-    storageMb: c.size(e, "storage", undefined),
+    dockerImage: c.string(e, f("docker_image")),
+    cpus: c.number(e, f("cpus"), "positive", 1),
+    memoryMb: c.size(e, at, "memory", 2048),
+    pidsLimit: c.number(e, f("pids_limit"), "positive integer", 512),
+    allowInternet: c.network(e, at, false),
+    workdir: c.string(e, f("workdir")),
+    buildTimeoutSec: c.number(e, f("build_timeout_sec"), "positive", 600),
+    env: c.env(e, f("env")),
+    storageMb: c.size(e, at, "storage", undefined),
+    networkUnset: e.allow_internet === undefined && e.network_mode === undefined,
   };
-  if (!env.workdir.startsWith("/")) c.fail(["environment", "workdir"], "must be an absolute path", env.workdir);
-  const hcPath = ["environment", "healthcheck"];
+  const gpus = e.gpus === undefined ? undefined : c.number(e, f("gpus"), "non-negative integer", 0);
+  if (gpus) env.gpus = gpus;
+  if (env.workdir !== undefined && !env.workdir.startsWith("/")) {
+    c.fail(f("workdir"), "must be an absolute path", env.workdir);
+  }
+  for (const key of ["mcp_servers", "skills_dir", "gpu_types", "tpu", "storage_mb", "storage"]) {
+    if (e[key] !== undefined) c.notApplied(f(key));
+  }
+  const hcPath = f("healthcheck");
   const hc = c.table(e, hcPath);
   if (hc) {
     const command = c.string(hc, [...hcPath, "command"]);
-    if (command === undefined) c.raise(hcPath, "environment.healthcheck.command is required");
+    if (command === undefined) c.raise(hcPath, `${hcPath.join(".")}.command is required`);
     c.number(hc, [...hcPath, "start_interval_sec"], "positive", 5); // Harbor's; validated, not used.
     env.healthcheck = {
       command,
@@ -186,7 +248,151 @@ function parseEnvironment(c: Checker, e: Table): EnvironmentConfig {
   }
   if (env.dockerImage === undefined) delete env.dockerImage;
   if (env.storageMb === undefined) delete env.storageMb;
+  if (env.workdir === undefined) delete env.workdir;
   return env;
+}
+
+function parseVerifier(c: Checker, v: Table, environment: EnvironmentConfig): VerifierConfig {
+  const verifier: VerifierConfig = {
+    timeoutSec: c.number(v, ["verifier", "timeout_sec"], "positive", 120),
+    allowInternet: c.network(v, ["verifier"], environment.allowInternet),
+    capture: c.string(v, ["verifier", "capture"]),
+    captureTimeoutSec: c.number(v, ["verifier", "capture_timeout_sec"], "positive", 60),
+    env: c.env(v, ["verifier", "env"]),
+    user: c.user(v, ["verifier", "user"]),
+  };
+  const mode = v.environment_mode;
+  if (mode !== undefined && mode !== "shared" && mode !== "separate") {
+    c.fail(["verifier", "environment_mode"], `must be "shared" or "separate"`, mode);
+  }
+  const vEnv = c.table(v, ["verifier", "environment"]);
+  if (vEnv) {
+    if (mode === "shared") {
+      c.raise(
+        ["verifier", "environment_mode"],
+        "[verifier].environment_mode='shared' is incompatible with [verifier.environment]; either omit the " +
+          "environment or set environment_mode='separate'.",
+      );
+    }
+    verifier.environment = parseEnvironment(c, vEnv, ["verifier", "environment"]);
+  }
+  if (mode !== undefined) verifier.environmentMode = mode;
+  else if (vEnv) verifier.environmentMode = "separate";
+  if (v.collect !== undefined) c.notApplied(["verifier", "collect"]);
+  if (verifier.capture === undefined) delete verifier.capture;
+  if (verifier.user === undefined) delete verifier.user;
+  return verifier;
+}
+
+function parseAgent(c: Checker, a: Table, at: string[], base: AgentConfig): AgentConfig {
+  const agent: AgentConfig = {
+    timeoutSec: c.number(a, [...at, "timeout_sec"], "positive", base.timeoutSec),
+    user: c.user(a, [...at, "user"]) ?? base.user,
+  };
+  // A phase network policy needs a provider that can change a live container's network; Docker's cannot.
+  for (const key of ["network_mode", "allowed_hosts"]) if (a[key] !== undefined) c.notApplied([...at, key]);
+  if (agent.user === undefined) delete agent.user;
+  return agent;
+}
+
+function parseArtifacts(c: Checker, v: unknown, at: string[]): ArtifactConfig[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) c.fail(at, "must be a list of paths or tables", v);
+  return v.map((item, i) => {
+    const field = [...at, String(i)];
+    const a: Table = typeof item === "string"
+      ? { source: item }
+      : isTable(item)
+      ? item
+      : c.fail(field, "must be a path or a table", item);
+    for (const k of Object.keys(a)) {
+      if (!["source", "destination", "exclude", "service"].includes(k)) {
+        c.warn(`unknown key ${at.join(".")}[${i}].${k} ignored`);
+      }
+    }
+    const source = a.source;
+    if (typeof source !== "string" || source === "") {
+      c.fail([...at], `[${i}].source must be a non-empty string`, source);
+    }
+    if (source.split("/").includes("..")) c.fail(at, `[${i}].source must not contain ".."`, source);
+    if (!source.startsWith("/")) c.fail(at, `[${i}].source must be an absolute path in pgs (one container)`, source);
+    if (a.service !== undefined && a.service !== "main") {
+      c.raise(at, `${at.join(".")}[${i}].service = ${JSON.stringify(a.service)}: pgs runs no sidecar services`);
+    }
+    const out: ArtifactConfig = { source, exclude: [] };
+    if (a.destination !== undefined) {
+      const d = a.destination;
+      if (typeof d !== "string" || d === "" || d.startsWith("/") || d.includes("\\") || d.split("/").includes("..")) {
+        c.fail(at, `[${i}].destination must be a relative path without ".." or backslashes`, d);
+      }
+      out.destination = d;
+    }
+    if (a.exclude !== undefined) {
+      if (!Array.isArray(a.exclude) || a.exclude.some((x) => typeof x !== "string")) {
+        c.fail(at, `[${i}].exclude must be a list of strings`, a.exclude);
+      }
+      out.exclude = a.exclude as string[];
+      if (out.exclude.length) c.notApplied([...at, "exclude"]);
+    }
+    return out;
+  });
+}
+
+function parseSteps(c: Checker, v: unknown, agent: AgentConfig, verifier: VerifierConfig): StepConfig[] {
+  if (!Array.isArray(v) || v.length === 0 || !v.every(isTable)) {
+    c.fail(["steps"], "must be one or more [[steps]] tables", v);
+  }
+  const names = new Set<string>();
+  return (v as Table[]).map((st, i) => {
+    const at = ["steps"];
+    for (const k of Object.keys(st)) {
+      if (!["name", "agent", "verifier", "min_reward", "healthcheck", "artifacts"].includes(k)) {
+        c.warn(`unknown key steps[${i}].${k} ignored`);
+      }
+    }
+    const name = st.name;
+    if (typeof name !== "string" || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+      c.fail(at, `[${i}].name must be a folder name under steps/`, name);
+    }
+    if (names.has(name)) c.raise(at, `steps[${i}].name ${JSON.stringify(name)} is used twice`);
+    names.add(name);
+    const a = st.agent === undefined
+      ? {}
+      : isTable(st.agent)
+      ? st.agent
+      : c.fail(at, `[${i}].agent must be a table`, st.agent);
+    const vt = st.verifier === undefined
+      ? {}
+      : isTable(st.verifier)
+      ? st.verifier
+      : c.fail(at, `[${i}].verifier must be a table`, st.verifier);
+    const stepAgent = parseAgent(c, a, ["steps", String(i), "agent"], agent);
+    const step: StepConfig = {
+      name,
+      agent: stepAgent,
+      verifier: {
+        // Harbor's StepConfig builds a VerifierConfig whose timeout_sec defaults to 600, so an unset step timeout is
+        // 600 s rather than the task's (harbor@39b85872:src/harbor/trial/multi_step.py, models/task/config.py).
+        timeoutSec: c.number(vt, ["steps", String(i), "verifier", "timeout_sec"], "positive", 600),
+        env: { ...verifier.env, ...c.env(vt, ["steps", String(i), "verifier", "env"]) },
+        user: c.user(vt, ["steps", String(i), "verifier", "user"]) ?? verifier.user,
+      },
+      artifacts: parseArtifacts(c, st.artifacts, ["steps", String(i), "artifacts"]),
+    };
+    if (step.verifier.user === undefined) delete step.verifier.user;
+    const mr = st.min_reward;
+    if (typeof mr === "number") step.minReward = mr;
+    else if (isTable(mr)) {
+      const m: Record<string, number> = {};
+      for (const [k, x] of Object.entries(mr)) {
+        if (typeof x !== "number") c.fail(at, `[${i}].min_reward.${k} must be a number`, x);
+        m[k] = x;
+      }
+      step.minReward = m;
+    } else if (mr !== undefined) c.fail(at, `[${i}].min_reward must be a number or a table of numbers`, mr);
+    if (st.healthcheck !== undefined) c.notApplied(["steps", String(i), "healthcheck"]);
+    return step;
+  });
 }
 
 /** smol-toml's message without its prefix and code excerpt: the line number is reported separately. */

@@ -72,6 +72,8 @@ export const KNOWN: Record<string, string[]> = {
   ],
   solution: ["env"],
 };
+KNOWN["verifier.environment"] = KNOWN.environment;
+KNOWN["verifier.environment.healthcheck"] = KNOWN["environment.healthcheck"];
 
 export type NumberKind = "positive" | "non-negative" | "positive integer" | "non-negative integer";
 
@@ -96,6 +98,14 @@ export class Checker {
     const m = `${this.file}: ${message}`;
     this.warnings.push(m);
     warnOnce(m);
+  }
+
+  /** Warns, once per run for each key, that an accepted Harbor key has no effect in pgs. */
+  notApplied(path: Path): void {
+    const key = path.filter((p) => !/^\d+$/.test(p)).join(".");
+    const m = `${this.file}: ${key} is accepted but not applied by pgs (further tasks that set it are not named)`;
+    this.warnings.push(m);
+    warnOnce(m, `not-applied:${key}`);
   }
 
   unknownKeys(t: Table, path: Path): void {
@@ -123,24 +133,42 @@ export class Checker {
     return v;
   }
 
+  /** A boolean, coerced as Harbor's pydantic models do: `"true"`/`"false"`, `"yes"`/`"no"`, `"on"`/`"off"`, 0/1, ... */
   boolean(t: Table, path: Path): boolean | undefined {
     const v = t[path[path.length - 1]];
-    if (v !== undefined && typeof v !== "boolean") this.fail(path, "must be a boolean", v);
-    return v;
+    if (v === undefined || typeof v === "boolean") return v;
+    const b = laxBoolean(v);
+    if (b === undefined) this.fail(path, "must be a boolean", v);
+    return b;
   }
 
+  /**
+   * A number of `kind`, coerced as Harbor's pydantic models do: a numeric string (`cpus = "2"`, `timeout_sec = "600"`)
+   * is its number, and an integer field takes a float with no fraction (`2.0`); anything else is rejected.
+   */
   number(t: Table, path: Path, kind: NumberKind, fallback: number): number {
     const v = t[path[path.length - 1]];
     if (v === undefined) return fallback;
-    const ok = typeof v === "number" && Number.isFinite(v) && (kind.startsWith("positive") ? v > 0 : v >= 0) &&
-      (!kind.endsWith("integer") || Number.isInteger(v));
+    const n = laxNumber(v, kind.endsWith("integer"));
+    const ok = n !== undefined && (kind.startsWith("positive") ? n > 0 : n >= 0);
     if (!ok) this.fail(path, `must be a ${kind.endsWith("integer") ? kind : `${kind} number`}`, v);
-    return v as number;
+    return n!;
+  }
+
+  /** A user name or numeric id (Harbor's `str | int`), as a string for `docker exec -u`. */
+  user(t: Table, path: Path): string | undefined {
+    const v = t[path[path.length - 1]];
+    if (v === undefined) return undefined;
+    if (typeof v === "number" && Number.isInteger(v) && v >= 0) return String(v);
+    if (typeof v !== "string" || v.trim() === "" || /\s/.test(v)) {
+      this.fail(path, "must be a user name or a non-negative integer id", v);
+    }
+    return v;
   }
 
   /** `<key>_mb` or Harbor's deprecated `<key> = "2G"`, in MB; both given and different is an error. */
-  size<T extends number | undefined>(e: Table, key: "memory" | "storage", fallback: T): number | T {
-    const mbPath = ["environment", `${key}_mb`];
+  size<T extends number | undefined>(e: Table, at: Path, key: "memory" | "storage", fallback: T): number | T {
+    const mbPath = [...at, `${key}_mb`];
     const mb = e[mbPath[1]] === undefined ? undefined : this.number(e, mbPath, "positive integer", 0);
     const s = e[key];
     if (s === undefined) return mb ?? fallback;
@@ -148,13 +176,11 @@ export class Checker {
     const scale: Record<string, number> = { K: 1 / 1024, M: 1, G: 1024 };
     const fromString = m ? Math.floor(Number(m[1]) * scale[m[2].toUpperCase()]) : 0;
     if (fromString < 1) {
-      this.fail(["environment", key], `must be a size of at least 1M like "2G", "512M" or "1024K"`, s);
+      this.fail([...at, key], `must be a size of at least 1M like "2G", "512M" or "1024K"`, s);
     }
     if (mb !== undefined && mb !== fromString) {
-      this.raise(
-        ["environment", key],
-        `environment.${key} = ${show(s)} (${fromString} MB) conflicts with environment.${key}_mb = ${mb}`,
-      );
+      const p = at.join(".");
+      this.raise([...at, key], `${p}.${key} = ${show(s)} (${fromString} MB) conflicts with ${p}.${key}_mb = ${mb}`);
     }
     return fromString;
   }
@@ -195,6 +221,30 @@ export class Checker {
     }
     return out;
   }
+}
+
+/** pydantic's lax bool: true/false, 0/1, and the strings it names (case-insensitive); undefined otherwise. */
+export function laxBoolean(v: unknown): boolean | undefined {
+  if (typeof v === "boolean") return v;
+  if (v === 0 || v === 1) return v === 1;
+  if (typeof v !== "string") return undefined;
+  const s = v.trim().toLowerCase();
+  if (["1", "on", "t", "true", "y", "yes"].includes(s)) return true;
+  if (["0", "off", "f", "false", "n", "no"].includes(s)) return false;
+  return undefined;
+}
+
+/** pydantic's lax number: finite numbers and numeric strings; an integer field refuses a fraction. */
+export function laxNumber(v: unknown, integer: boolean): number | undefined {
+  let n: number | undefined;
+  if (typeof v === "number") n = v;
+  else if (typeof v === "string") {
+    const s = v.trim().replaceAll("_", "");
+    const pattern = integer ? /^[+-]?\d+$/ : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+    if (pattern.test(s)) n = Number(s);
+  }
+  if (n === undefined || !Number.isFinite(n) || (integer && !Number.isInteger(n))) return undefined;
+  return n;
 }
 
 export function isTable(v: unknown): v is Table {

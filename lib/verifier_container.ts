@@ -1,6 +1,8 @@
 /**
- * The verifier's clean container, created and started idle ahead of time (while the episode starts) from the pristine
- * image, so that verifying costs only one copy (tests/ and the working directory in one archive) and the test run.
+ * The verifier's containers and scripts. In `isolated` and `separate` mode a container is created and started idle
+ * ahead of time (while the episode starts), so that verifying costs only the copies and the test run; in `shared`
+ * mode the tests run in the agent's own container. One script shape serves all three: it lays out the inputs as root,
+ * runs `/tests/test.sh` (as `[verifier] user` when set) and frames the results.
  */
 import { posix } from "node:path";
 import { shQuote, text } from "./channel.ts";
@@ -8,57 +10,138 @@ import { envArgs, limitArgs } from "./docker_args.ts";
 import type { Docker } from "./docker.ts";
 import { InfraError } from "./errors.ts";
 import { creatingContainer, labelArgs, removeContainer, track } from "./hygiene.ts";
-import { tarArchive, treeEntries } from "./tar.ts";
+import { tarArchive, type TarEntry, treeEntries } from "./tar.ts";
 import type { Task } from "./task.ts";
+import type { EnvironmentConfig } from "./task_config.ts";
 
-/** Where the working directory copy lands before the run script moves it over the pristine one. */
+/** Where the isolated verifier's copy of the working directory lands before the script moves it into place. */
 export const STAGE_DIR = "/.pgs-stage";
-/** The folder under STAGE_DIR that carries tests/ in the same archive. */
-const TESTS_STAGE = ".pgs-tests";
+/** The folder under a stage that carries tests/ in the same archive. */
+export const TESTS_STAGE = ".pgs-tests";
+/** Bytes of test.sh's output kept in the result. */
+const TAIL_BYTES = 4000;
+
+/** A verifier container made ahead, and the folder its tests start in. */
+export interface VerifierBox {
+  /** The container id. */
+  id: string;
+  /** Where test.sh runs; undefined: the episode's working directory. */
+  workdir?: string;
+}
+
+/** What a verifier script lays out before running the tests. */
+export interface ScriptPlan {
+  /** Folder test.sh starts in (`/` when it does not exist). */
+  cwd: string;
+  /** Whether stdin carries capture.json after the final message. */
+  capture: boolean;
+  /** A stage folder the copies landed in, removed once they are in place; none: nothing was copied. */
+  stage?: string;
+  /** Copy `stage/TESTS_STAGE` into `to` (merged, or into an emptied folder when `fresh`). */
+  tests?: { to: string; fresh: boolean };
+  /** Move `stage/<basename>` over this working directory (the isolated copy). */
+  workdir?: string;
+  /** Move `stage/a<i>/<basename>` over each path, in order (a separate verifier's artifacts). */
+  artifacts?: string[];
+}
 
 /**
- * The verifier's script. Stdin carries `N\n`, the final message (N bytes), then capture.json (the rest, when
- * `capture`). It replaces the pristine working directory with the agent's copy, empties /logs/verifier, runs the
- * tests as root in `/`, and prints `PGS-EXIT rc` and each result file framed as `PGS-FILE name size` + bytes.
+ * The root part of a verifier script. Stdin carries `N\n`, the final message (N bytes), then capture.json (the rest,
+ * when `capture`). It writes /logs/agent/{final_message.md,capture.json}, lays the copies out from the stage, and
+ * makes /logs/verifier anew, owned by `user` (default root), so that no planted file survives. Prints PGS-READY.
  */
-export function verifierScript(workdir: string, capture: boolean): string {
-  const W = shQuote(workdir);
+export function prepareScript(plan: ScriptPlan, user?: string): string {
+  const lines = [
+    `mkdir -p /logs/agent && rm -f /logs/agent/final_message.md /logs/agent/capture.json`,
+    `read -r n && head -c "$n" > /logs/agent/final_message.md`,
+    plan.capture ? `cat > /logs/agent/capture.json` : `cat > /dev/null`,
+  ];
+  const S = plan.stage ? shQuote(plan.stage) : "";
+  const moveOver = (from: string, to: string) => {
+    const T = shQuote(to);
+    lines.push(`rm -rf ${T} && mkdir -p ${shQuote(posix.dirname(to))} && mv ${from} ${T}`);
+  };
+  if (plan.stage && plan.tests) {
+    const T = shQuote(plan.tests.to);
+    if (plan.tests.fresh) lines.push(`rm -rf ${T}`);
+    lines.push(`mkdir -p ${T} && cp -a ${S}/${TESTS_STAGE}/. ${T}/`);
+  }
+  if (plan.stage && plan.workdir) moveOver(`${S}/${shQuote(posix.basename(plan.workdir))}`, plan.workdir);
+  plan.artifacts?.forEach((to, i) => {
+    const from = `${S}/a${i}/${shQuote(posix.basename(to))}`;
+    lines.push(`if [ -e ${from} ] || [ -L ${from} ]; then`);
+    moveOver(from, to);
+    lines.push(`fi`);
+  });
+  if (plan.stage) lines.push(`rm -rf ${S}`);
+  lines.push(`rm -rf /logs/verifier && mkdir -p /logs/verifier && chmod 755 /logs/verifier`);
+  if (user) lines.push(`chown ${shQuote(user)} /logs/verifier`);
+  lines.push(`chmod +x /tests/test.sh 2>/dev/null; echo PGS-READY`);
+  return lines.join("\n");
+}
+
+/**
+ * The test part: runs /tests/test.sh in `cwd` with its output in /logs/verifier/test-stdout.txt, and prints
+ * `PGS-EXIT rc`, then each result file framed as `PGS-FILE name size` + bytes (the output's last 4000 bytes only).
+ */
+export function testScript(cwd: string): string {
   return [
-    `mkdir -p /logs/agent && read -r n && head -c "$n" > /logs/agent/final_message.md`,
-    capture ? `cat > /logs/agent/capture.json` : `cat > /dev/null`,
-    `mkdir -p /tests && cp -a ${STAGE_DIR}/${TESTS_STAGE}/. /tests/`,
-    `rm -rf ${W} /logs/verifier && mkdir -p ${shQuote(posix.dirname(workdir))} /logs/verifier`,
-    `mv ${STAGE_DIR}/${shQuote(posix.basename(workdir))} ${W} && rm -rf ${STAGE_DIR}`,
-    `chmod +x /tests/test.sh 2>/dev/null; cd /`,
+    `cd ${shQuote(cwd)} 2>/dev/null || cd /`,
     `/tests/test.sh > /logs/verifier/test-stdout.txt 2>&1; echo "PGS-EXIT $?"`,
     `for f in reward.json reward.txt test-stdout.txt; do`,
     `  p=/logs/verifier/$f; [ -f "$p" ] || continue`,
-    `  if [ $f = test-stdout.txt ]; then tail -c 4000 "$p" > /tmp/.pgs-tail; p=/tmp/.pgs-tail; fi`,
-    `  echo "PGS-FILE $f $(wc -c < "$p")"; cat "$p"`,
+    `  s=$(wc -c < "$p"); [ $f = test-stdout.txt ] && [ "$s" -gt ${TAIL_BYTES} ] && s=${TAIL_BYTES}`,
+    `  echo "PGS-FILE $f $s"; tail -c "$s" "$p"`,
     `done`,
   ].join("\n");
 }
 
+/** The files and exit status a verifier script printed. */
+export function parseFrames(out: Uint8Array): { ready: boolean; exit?: number; files: Record<string, string> } {
+  const files: Record<string, string> = {};
+  let exit: number | undefined;
+  let ready = false;
+  let i = 0;
+  const dec = new TextDecoder();
+  while (i < out.length) {
+    const nl = out.indexOf(10, i);
+    if (nl < 0) break;
+    const line = dec.decode(out.subarray(i, nl));
+    i = nl + 1;
+    const m = line.match(/^PGS-FILE (\S+) (\d+)$/);
+    if (m) {
+      files[m[1]] = dec.decode(out.subarray(i, i + Number(m[2])));
+      i += Number(m[2]);
+    } else if (line.startsWith("PGS-EXIT ")) exit = Number(line.slice(9));
+    else if (line === "PGS-READY") ready = true;
+  }
+  return { ready, exit, files };
+}
+
 /**
- * Starts the verifier container of an episode idle and stages /tests in it, so that verifying costs a `docker exec`
- * rather than a container start; returns its id.
+ * Starts a verifier container idle from `image`, with `limits` and the verifier's network and env, working directory
+ * `cwd` (Docker creates it, so a stage there exists however soon the copy comes); returns its id.
  */
-export async function createVerifier(docker: Docker, task: Task, image: string): Promise<string> {
+export async function startVerifierContainer(
+  docker: Docker,
+  task: Task,
+  image: string,
+  limits: EnvironmentConfig,
+  cwd: string,
+): Promise<string> {
   const v = task.config.verifier;
-  const env = task.config.environment;
   const r = await creatingContainer(docker, () =>
     docker.call([
       "run",
       "-d",
       "-i",
-      ...limitArgs(env, v.allowInternet),
+      ...limitArgs(limits, v.allowInternet),
       ...labelArgs("verifier", task.name),
-      ...envArgs({ ...env.env, ...v.env }),
+      ...envArgs({ ...limits.env, ...v.env }),
       "-u",
       "0",
-      // Docker creates the working directory, so STAGE_DIR exists for the copy however soon it comes.
       "-w",
-      STAGE_DIR,
+      cwd,
       "--entrypoint",
       "/bin/sh",
       image,
@@ -75,15 +158,32 @@ export async function createVerifier(docker: Docker, task: Task, image: string):
   return vid;
 }
 
+/** The isolated verifier's container: the pristine task image with the stage folder ready for the copy. */
+export async function createVerifier(docker: Docker, task: Task, image: string): Promise<VerifierBox> {
+  return { id: await startVerifierContainer(docker, task, image, task.config.environment, STAGE_DIR) };
+}
+
+/** The task's tests/ as tar entries under `TESTS_STAGE`, made once per loaded task. */
+export function testsEntries(task: Task): Promise<TarEntry[]> {
+  let p = testsTrees.get(task);
+  if (!p) {
+    p = treeEntries(task.paths.testsDir, TESTS_STAGE, 0, 0);
+    p.catch(() => testsTrees.delete(task));
+    testsTrees.set(task, p);
+  }
+  return p;
+}
+
+const testsTrees = new WeakMap<Task, Promise<TarEntry[]>>();
+
 /**
- * The task's tests/ as tar entries under TESTS_STAGE, without the end-of-archive blocks: the verifier sends them
- * ahead of the working directory's archive in the one `docker cp` into STAGE_DIR.
+ * The task's tests/ as an archive without its end-of-archive blocks: the isolated verifier sends it ahead of the
+ * working directory's archive in the one `docker cp` into STAGE_DIR.
  */
 export function testsArchivePrefix(task: Task): Promise<Uint8Array> {
-  // Made once per loaded task: every episode of it sends the same bytes.
   let p = testsArchives.get(task);
   if (!p) {
-    p = treeEntries(task.paths.testsDir, TESTS_STAGE, 0, 0).then((entries) => {
+    p = testsEntries(task).then((entries) => {
       const tar = tarArchive(entries);
       return tar.subarray(0, tar.length - 1024);
     });

@@ -3,10 +3,13 @@
 const seen = new Set<string>();
 let sink: ((msg: string) => void) | null = null;
 
-/** Reports `message` (as `pgs: warning: <message>` on stderr, or to the sink) the first time it is seen in this process. */
-export function warnOnce(message: string): void {
-  if (seen.has(message)) return;
-  seen.add(message);
+/**
+ * Reports `message` (as `pgs: warning: <message>` on stderr, or to the sink) the first time its `key` (default: the
+ * message itself) is seen in this process.
+ */
+export function warnOnce(message: string, key = message): void {
+  if (seen.has(key)) return;
+  seen.add(key);
   if (sink) sink(message);
   else console.error(`pgs: warning: ${message}`);
 }

@@ -1,11 +1,12 @@
 /**
- * Episode images with the task's working directory already in them: the task image plus one layer holding
- * `environment/workdir/` exactly as staging would write it (same tar, same owner and modes). Made once per engine and
- * content (`docker create` + `docker cp` + `docker commit`), so an episode starts with one `docker run` instead of a
- * run and a copy. The verifier still starts from the task image itself, which never holds the workdir.
+ * Episode images with the task's starting state already in them: the task image plus one layer holding
+ * `environment/workdir/` exactly as staging would write it (same tar, same owner and modes) and Harbor's
+ * `/logs/agent` and `/logs/artifacts`, owned by the agent's user. Made once per engine and content (`docker create` +
+ * `docker cp` + `docker commit`), so an episode starts with one `docker run` instead of a run and a copy. The
+ * verifier still starts from the task image itself, which never holds the workdir.
  */
 import { createHash } from "node:crypto";
-import { dirname, posix } from "node:path";
+import { posix } from "node:path";
 import type { Docker } from "./docker.ts";
 import { InfraError } from "./errors.ts";
 import { creatingContainer, labelArgs, removeContainer, track } from "./hygiene.ts";
@@ -13,8 +14,8 @@ import { tarArchive, type TarEntry, treeEntries } from "./tar.ts";
 
 /** Where the working directory goes and who owns it. */
 export interface WorkdirLayer {
-  /** Host directory copied in (the task's `environment/workdir/`). */
-  hostDir: string;
+  /** Host directory copied in (the task's `environment/workdir/`); none: only the `/logs` folders. */
+  hostDir?: string;
   /** Absolute path in the container. */
   dest: string;
   /** Owner of every copied entry. */
@@ -45,6 +46,30 @@ export function workdirTag(baseId: string, entries: TarEntry[]): string {
   return `pgs-work:${h.digest("hex").slice(0, 16)}`;
 }
 
+/**
+ * The folders Harbor gives the agent, `/logs/agent` and `/logs/artifacts`: owned by the agent's user and, as Harbor
+ * makes them, writable by every user (a service the agent starts may run as another); `/logs` itself is root's.
+ */
+export function logsEntries(uid: number, gid: number): TarEntry[] {
+  return [
+    { name: "logs", type: "dir", mode: 0o755, uid: 0, gid: 0 },
+    { name: "logs/agent", type: "dir", mode: 0o777, uid, gid },
+    { name: "logs/artifacts", type: "dir", mode: 0o777, uid, gid },
+  ];
+}
+
+/**
+ * The layer's archive members, named from `/`: the `/logs` folders, then the working directory (its parents are
+ * made by the engine's extraction when missing and left as they are when present).
+ */
+export async function layerEntries(layer: WorkdirLayer): Promise<TarEntry[]> {
+  const entries = logsEntries(layer.uid, layer.gid);
+  if (layer.hostDir) {
+    entries.push(...await treeEntries(layer.hostDir, layer.dest.replace(/^\/+/, ""), layer.uid, layer.gid));
+  }
+  return entries;
+}
+
 /** True when `a` and `b` are the same path or one holds the other. */
 function overlaps(a: string, b: string): boolean {
   const [x, y] = [posix.resolve(a), posix.resolve(b)];
@@ -65,8 +90,8 @@ export async function buildWorkdirImage(
   if (info.code !== 0) throw new InfraError(`${taskName}: cannot inspect image ${base}: ${info.stderr}`, "image");
   const [baseId, volumesJson] = new TextDecoder().decode(info.stdout).trim().split(" ");
   const volumes = Object.keys(JSON.parse(volumesJson || "null") ?? {});
-  if (volumes.some((v) => overlaps(v, layer.dest))) return undefined;
-  const entries = await treeEntries(layer.hostDir, posix.basename(layer.dest), layer.uid, layer.gid);
+  if (volumes.some((v) => (layer.hostDir && overlaps(v, layer.dest)) || overlaps(v, "/logs"))) return undefined;
+  const entries = await layerEntries(layer);
   const tag = workdirTag(baseId, entries);
   if (await docker.hasImage(tag)) return tag;
   // Never started: the command only satisfies images without a CMD, and `commit` keeps the base's config otherwise.
@@ -80,7 +105,7 @@ export async function buildWorkdirImage(
   }
   track(docker, cid);
   try {
-    const put = await docker.call(["cp", "-", `${cid}:${dirname(layer.dest)}`], { stdin: tarArchive(entries) });
+    const put = await docker.call(["cp", "-", `${cid}:/`], { stdin: tarArchive(entries) });
     if (put.code !== 0) {
       throw new InfraError(`${taskName}: cannot copy the workdir into ${base}: ${put.stderr}`, "image");
     }

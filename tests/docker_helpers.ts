@@ -146,3 +146,24 @@ export async function waitFor(cond: () => Promise<boolean>, ms: number): Promise
 
 /** UTF-8 bytes of a string. */
 export const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+/**
+ * Makes the base images the Harbor-style fixtures (`tests/fixtures/harbor/`) start FROM, offline: `ubuntu:24.04` as
+ * a tag of pgs-base:1 (only when the engine has no such image), and `pgs-fixture-workdir-base:1`, an image whose
+ * WORKDIR is /srv/project, for the task that inherits its working directory.
+ */
+export async function harborFixtureImages(docker: Docker): Promise<void> {
+  if (!await docker.hasImage("ubuntu:24.04")) await docker.ok(["tag", BASE_IMAGE, "ubuntu:24.04"], "tag");
+  if (!await docker.hasImage("pgs-fixture-workdir-base:1")) {
+    const dir = await Deno.makeTempDir({ prefix: "pgs_fixture_base_" });
+    try {
+      await Deno.writeTextFile(path.join(dir, "Dockerfile"), `FROM ${BASE_IMAGE}\nWORKDIR /srv/project\n`);
+      await docker.ok(["build", "-q", "-t", "pgs-fixture-workdir-base:1", dir], "build", { timeoutMs: 120_000 });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+}
+
+/** The folder of Harbor-style fixture tasks. */
+export const HARBOR_FIXTURES = path.join(import.meta.dirname!, "fixtures", "harbor");

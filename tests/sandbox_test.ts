@@ -85,7 +85,8 @@ dockerTest("sandbox: limits, init, network none and the pgs labels are applied",
       assert.equal(info.HostConfig.NetworkMode, "none");
       assert.equal(info.HostConfig.Init, true);
       assert.equal(info.Config.WorkingDir, "/work/dir");
-      assert.equal(info.Config.Image, BASE_IMAGE);
+      // The task image plus one layer holding Harbor's /logs folders (and a workdir, when the task has one).
+      assert.match(info.Config.Image, /^pgs-work:[0-9a-f]{16}$/);
       const labels = info.Config.Labels;
       assert.equal(labels["pgs"], "1");
       assert.equal(labels["pgs.host"], hostname());
@@ -212,7 +213,9 @@ dockerTest("sandbox: a fork bomb is held by pids_limit", async (docker) => {
       const took = performance.now() - started;
       assert.equal(r.timedOut, true);
       assert.equal(r.exitCode, 137);
-      assert.ok(took < 20_000, `took ${took} ms`);
+      // Bounded, not timed: the 5 s timeout plus the kill loop's 15 s grace while the bomb refills the group, with
+      // room for a loaded machine (issue #11 makes the group empty before the next command instead).
+      assert.ok(took < 60_000, `took ${took} ms`);
       assert.equal(await box.running(), true);
       const after = await box.exec("echo alive; ps -e --no-headers | wc -l", { timeoutSec: 30 });
       assert.equal(after.exitCode, 0, text(after.stderr));

@@ -36,14 +36,16 @@ Deno.test("an empty task.toml gets every default", () => {
       memoryMb: 2048,
       pidsLimit: 512,
       allowInternet: false,
-      workdir: "/workdir",
       buildTimeoutSec: 600,
       env: {},
+      networkUnset: true,
     },
     verifier: { timeoutSec: 120, allowInternet: false, captureTimeoutSec: 60, env: {} },
     agent: { timeoutSec: 900 },
     solution: { env: {} },
     metadata: {},
+    artifacts: [],
+    multiStepRewardStrategy: "mean",
     warnings: [],
   });
 });
@@ -97,6 +99,7 @@ tags = ["a", { b = 1 }]
     buildTimeoutSec: 300,
     env: { APP_ENV: "test", N: "3", B: "true" },
     healthcheck: { command: "pg_isready", retries: 0, intervalSec: 0.5, timeoutSec: 5, startPeriodSec: 0 },
+    networkUnset: false,
   });
   // The verifier inherits the environment's network unless it says otherwise.
   assert.deepEqual(c.verifier, {
@@ -111,12 +114,12 @@ tags = ["a", { b = 1 }]
   assert.deepEqual(c.warnings, []);
 });
 
-Deno.test("every Harbor field is accepted without a warning", () => {
+Deno.test("every Harbor field is accepted; those pgs does not apply are warned about once per run, by name", () => {
   const text = `
 schema_version = "1.4"
 source = "terminal-bench"
 multi_step_reward_strategy = "mean"
-artifacts = ["/app/out.txt", { source = "/var/log/x.log", service = "api", destination = "x.log" }]
+artifacts = ["/app/out.txt", { source = "/var/log/x.log", service = "main", destination = "x.log" }]
 
 [task]
 name = "org/t"
@@ -175,10 +178,38 @@ command = "cat /x"
 [solution]
 env = { S = "s" }
 `;
-  const { result: c, warned } = captured(() => parseTaskConfig(text, "harbor/task.toml", noEnv));
-  assert.deepEqual(warned, []);
-  assert.deepEqual(c.warnings, []);
+  const { result: c, warned } = captured(() => {
+    parseTaskConfig(text, "harbor/task.toml", noEnv);
+    return parseTaskConfig(text.replace('name = "org/t"', 'name = "org/u"'), "harbor2/task.toml", noEnv);
+  });
+  const notApplied = [
+    "environment.mcp_servers",
+    "environment.skills_dir",
+    "environment.gpu_types",
+    "environment.tpu",
+    "environment.storage_mb",
+    "agent.network_mode",
+    "agent.allowed_hosts",
+    "verifier.collect",
+  ];
+  // Once per run per key, naming the first task that set it.
+  assert.deepEqual(
+    [...warned].sort(),
+    notApplied.map((k) =>
+      `harbor/task.toml: ${k} is accepted but not applied by pgs (further tasks that set it are not named)`
+    )
+      .sort(),
+  );
+  assert.equal(c.warnings.length, notApplied.length, "each parse still lists its own notes");
   assert.equal(c.schemaVersion, "1.4");
+  assert.deepEqual(c.agent, { timeoutSec: 900, user: "agent" });
+  assert.equal(c.verifier.user, "0");
+  assert.equal(c.verifier.environmentMode, "separate");
+  assert.equal(c.verifier.environment?.dockerImage, "judge");
+  assert.deepEqual(c.artifacts, [
+    { source: "/app/out.txt", exclude: [] },
+    { source: "/var/log/x.log", destination: "x.log", exclude: [] },
+  ]);
   assert.equal(c.environment.allowInternet, true);
   assert.equal(c.environment.storageMb, 10240);
   assert.equal(c.verifier.allowInternet, false);
@@ -313,7 +344,7 @@ cpus = "two"
   const bad = (toml: string, message: string) => throwsTask(() => parseTaskConfig(toml, "t.toml", noEnv), message);
   bad(`[environment]\nmemory_mb = 1.5`, "t.toml:2: environment.memory_mb must be a positive integer, got 1.5");
   bad(`[environment]\npids_limit = 0`, "t.toml:2: environment.pids_limit must be a positive integer, got 0");
-  bad(`[environment]\nallow_internet = "yes"`, 't.toml:2: environment.allow_internet must be a boolean, got "yes"');
+  bad(`[environment]\nallow_internet = "maybe"`, 't.toml:2: environment.allow_internet must be a boolean, got "maybe"');
   bad(`[environment]\nworkdir = "app"`, 't.toml:2: environment.workdir must be an absolute path, got "app"');
   bad(`[verifier]\ntimeout_sec = -1`, "t.toml:2: verifier.timeout_sec must be a positive number, got -1");
   bad(`agent.timeout_sec = 0`, "t.toml:1: agent.timeout_sec must be a positive number, got 0");
@@ -356,10 +387,113 @@ Deno.test("[environment.healthcheck] needs a command", () => {
   );
 });
 
-Deno.test("[[steps]] is rejected", () => {
+Deno.test("Harbor's value coercions: numeric strings, integral floats, pydantic's boolean strings", () => {
+  const c = parseTaskConfig(
+    `[environment]\ncpus = "2"\nmemory_mb = 1024.0\nallow_internet = "true"\nbuild_timeout_sec = " 300.5 "\n` +
+      `[verifier]\ntimeout_sec = "600"\nallow_internet = "off"\n[agent]\ntimeout_sec = "1e2"\nuser = 1000\n` +
+      `[environment.healthcheck]\ncommand = "true"\nretries = "3"`,
+    "t.toml",
+    noEnv,
+  );
+  assert.equal(c.environment.cpus, 2);
+  assert.equal(c.environment.memoryMb, 1024);
+  assert.equal(c.environment.allowInternet, true);
+  assert.equal(c.environment.buildTimeoutSec, 300.5);
+  assert.equal(c.verifier.timeoutSec, 600);
+  assert.equal(c.verifier.allowInternet, false);
+  assert.equal(c.agent.timeoutSec, 100);
+  assert.equal(c.agent.user, "1000");
+  assert.equal(c.environment.healthcheck?.retries, 3);
+  for (const [v, b] of [["yes", true], ["1", true], ["ON", true], ["n", false], ["0", false], [1, true], [0, false]]) {
+    const t = `[environment]\nallow_internet = ${JSON.stringify(v)}`;
+    assert.equal(parseTaskConfig(t, "t.toml", noEnv).environment.allowInternet, b, `allow_internet = ${v}`);
+  }
+  // What Harbor rejects stays rejected, with the same one-line error.
+  const bad = (toml: string, message: string) => throwsTask(() => parseTaskConfig(toml, "t.toml", noEnv), message);
+  bad(`[environment]\nmemory_mb = "1.5"`, 't.toml:2: environment.memory_mb must be a positive integer, got "1.5"');
+  bad(`[environment]\ncpus = "2 cores"`, 't.toml:2: environment.cpus must be a positive number, got "2 cores"');
+  bad(`[environment]\nallow_internet = 2`, "t.toml:2: environment.allow_internet must be a boolean, got 2");
+  bad(`[agent]\nuser = ""`, 't.toml:2: agent.user must be a user name or a non-negative integer id, got ""');
+  bad(`[agent]\nuser = -1`, "t.toml:2: agent.user must be a user name or a non-negative integer id, got -1");
+});
+
+Deno.test("fields that change scoring and cannot be applied are refused with one line", () => {
+  const bad = (toml: string, message: string) => throwsTask(() => parseTaskConfig(toml, "t.toml", noEnv), message);
+  bad(
+    `[environment]\nos = "Windows"`,
+    't.toml:2: environment.os = "Windows" is not supported: pgs runs Linux containers only',
+  );
+  bad(`[environment]\nos = "mac"`, 't.toml:2: environment.os must be "linux" or "windows", got "mac"');
+  bad(
+    `[verifier]\nenvironment_mode = "shared"\n[verifier.environment]\ndocker_image = "j"`,
+    "t.toml:2: [verifier].environment_mode='shared' is incompatible with [verifier.environment]; either omit the " +
+      "environment or set environment_mode='separate'.",
+  );
+  bad(
+    `[verifier]\nenvironment_mode = "clean"`,
+    't.toml:2: verifier.environment_mode must be "shared" or "separate", got "clean"',
+  );
+  bad(
+    `artifacts = [{ source = "/x", service = "db" }]`,
+    't.toml:1: artifacts[0].service = "db": pgs runs no sidecar services',
+  );
+  bad(
+    `artifacts = ["rel/x"]`,
+    't.toml:1: artifacts [0].source must be an absolute path in pgs (one container), got "rel/x"',
+  );
+  assert.equal(parseTaskConfig(`[environment]\nos = "LINUX"\ngpus = 2`, "t.toml", noEnv).environment.gpus, 2);
+  // A [verifier.environment] alone means separate, as in Harbor.
+  const sep = parseTaskConfig(`[verifier.environment]\ndocker_image = "j"\ncpus = "2"`, "t.toml", noEnv);
+  assert.equal(sep.verifier.environmentMode, "separate");
+  assert.equal(sep.verifier.environment?.cpus, 2);
+});
+
+Deno.test("[[steps]] parse with Harbor's fallbacks to the task level", () => {
+  const text = `multi_step_reward_strategy = "final"
+[agent]
+timeout_sec = 100
+user = "agent"
+[verifier]
+timeout_sec = 50
+env = { A = "1" }
+
+[[steps]]
+name = "scaffold"
+min_reward = 1.0
+[steps.agent]
+timeout_sec = 60.0
+
+[[steps]]
+name = "implement"
+min_reward = { reward = 0.5, style = 0.2 }
+[steps.verifier]
+env = { B = "2" }
+`;
+  const c = parseTaskConfig(text, "t.toml", noEnv);
+  assert.equal(c.multiStepRewardStrategy, "final");
+  assert.deepEqual(c.steps, [
+    {
+      name: "scaffold",
+      agent: { timeoutSec: 60, user: "agent" },
+      verifier: { timeoutSec: 600, env: { A: "1" } },
+      minReward: 1,
+      artifacts: [],
+    },
+    {
+      name: "implement",
+      agent: { timeoutSec: 100, user: "agent" },
+      verifier: { timeoutSec: 600, env: { A: "1", B: "2" } },
+      minReward: { reward: 0.5, style: 0.2 },
+      artifacts: [],
+    },
+  ]);
   throwsTask(
-    () => parseTaskConfig(`[environment]\n\n[[steps]]\nname = "one"`, "task.toml", noEnv),
-    "task.toml:3: steps: multi-step tasks ([[steps]]) are not supported; use the single-step layout",
+    () => parseTaskConfig(`[[steps]]\nname = "a"\n[[steps]]\nname = "a"`, "t.toml", noEnv),
+    't.toml:1: steps[1].name "a" is used twice',
+  );
+  throwsTask(
+    () => parseTaskConfig(`multi_step_reward_strategy = "max"\n[[steps]]\nname = "a"`, "t.toml", noEnv),
+    't.toml:1: multi_step_reward_strategy must be "mean" or "final", got "max"',
   );
 });
 

@@ -103,6 +103,65 @@ Deno.test("loadTask: missing files are named", async () => {
   });
 });
 
+Deno.test("loadTask: Harbor layouts pgs cannot run are refused in one line naming the file", async () => {
+  const plain = {
+    "task.toml": `[environment]\ndocker_image = "img"\n`,
+    "tests/test.sh": "exit 0",
+    "instruction.md": "x",
+  };
+  await withTree({ ...plain, "environment/docker-compose.yaml": "services: {}\n" }, async (root) => {
+    await rejectsTask(
+      loadTask(root),
+      `${shown(path.join(root, "environment/docker-compose.yaml"))}: docker compose environments are not supported: ` +
+        "pgs runs one container per episode (use a Dockerfile)",
+    );
+  });
+  // A Windows task has test.bat, not test.sh: the OS is named, not a missing file.
+  const windows = { "task.toml": `[environment]\nos = "windows"\ndocker_image = "img"\n`, "tests/test.bat": "x" };
+  await withTree({ ...windows, "instruction.md": "x" }, async (root) => {
+    await rejectsTask(loadTask(root), /task\.toml:2: environment\.os = "windows" is not supported/);
+  });
+  await withTree({ ...plain, "task.toml": `[[steps]]\nname = "a"\n` }, async (root) => {
+    await rejectsTask(
+      loadTask(root),
+      `${shown(path.join(root, "task.toml"))}: multi-step tasks ([[steps]]) are not supported yet`,
+    );
+  });
+  // A separate verifier owns /tests/test.sh; it needs an image instead.
+  const separate = { "task.toml": `[verifier]\nenvironment_mode = "separate"\n[environment]\n`, "instruction.md": "x" };
+  await withTree({ ...separate, "environment/Dockerfile": "FROM x\n", "tests/x": "" }, async (root) => {
+    await rejectsTask(
+      loadTask(root),
+      `${shown(path.join(root, "tests/Dockerfile"))}: missing: a separate verifier needs tests/Dockerfile or ` +
+        "[verifier.environment] docker_image",
+    );
+  });
+  await withTree(
+    { ...separate, "environment/Dockerfile": "FROM x\n", "tests/Dockerfile": "FROM y\n" },
+    async (root) => {
+      const t = await loadTask(root);
+      assert.equal(t.paths.testsDockerfile, path.join(root, "tests/Dockerfile"));
+    },
+  );
+});
+
+Deno.test("loadTask: a plain Harbor task's environment/ files go into the workdir when there is no Dockerfile", async () => {
+  const plain = {
+    "task.toml": `[environment]\ndocker_image = "img"\n`,
+    "tests/test.sh": "exit 0",
+    "instruction.md": "x",
+  };
+  await withTree({ ...plain, "environment/data.csv": "a,b\n" }, async (root) => {
+    assert.equal((await loadTask(root)).paths.environmentUpload, path.join(root, "environment"));
+  });
+  await withTree({ ...plain, "environment/workdir/data.csv": "a,b\n" }, async (root) => {
+    assert.equal((await loadTask(root)).paths.environmentUpload, undefined, "the spec's layout stages workdir/ itself");
+  });
+  await withTree(plain, async (root) => {
+    assert.equal((await loadTask(root)).paths.environmentUpload, undefined);
+  });
+});
+
 Deno.test("loadTask: errors are shown relative to the current directory when under it", async () => {
   // A temp dir under the current directory, not Deno.chdir: the cwd is shared with tests running in parallel.
   const root = await Deno.makeTempDir({ dir: Deno.cwd(), prefix: ".pgs_task_test_" });

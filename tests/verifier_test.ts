@@ -6,6 +6,7 @@ import { ImageStore } from "../lib/images.ts";
 import { Sandbox } from "../lib/sandbox.ts";
 import { loadTask } from "../lib/task.ts";
 import { verify, type VerifyOptions, type VerifyResult } from "../lib/verifier.ts";
+import type { VerifierMode } from "../lib/verifier_mode.ts";
 import { BASE_IMAGE, containersWith, dockerTest, makeTask, removeTask, waitFor } from "./docker_helpers.ts";
 
 /** A test.sh prelude. */
@@ -21,11 +22,12 @@ async function episode(
   agent: (box: Sandbox) => Promise<void> = async () => {},
   finalMessage = "",
   opts: VerifyOptions = {},
+  mode: VerifierMode = "isolated",
 ): Promise<VerifyResult> {
   const dir = await makeTask(files);
   try {
     const task = await loadTask(dir);
-    const box = await Sandbox.start(task, new ImageStore(docker));
+    const box = await Sandbox.start(task, new ImageStore(docker), { verifierMode: mode });
     let result: VerifyResult;
     try {
       await agent(box);

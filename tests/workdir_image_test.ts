@@ -86,7 +86,7 @@ for (const user of ["", "1234:1234"]) {
         // The verifier's clean container runs the task image, which has no workdir of its own.
         const box = await Sandbox.start(task, store);
         try {
-          const vid = await box.takeVerifier()!;
+          const vid = (await box.takeVerifier()!).id;
           assert.match((await inspect(docker, vid)).Config.Image, /^pgs-env:/);
           const r = await docker.call(["exec", vid, "ls", "/srv/app"]);
           assert.notEqual(r.code, 0, "no /srv/app in the verifier's image");

@@ -260,6 +260,7 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       metrics: r.metrics,
       answer: r.answer,
       verifier_error: r.verifierError ?? null,
+      verifier_mode: r.verifierMode,
       exit_status: e.exitStatus ?? (e.done ? "stop_rule" : "unfinished"),
       turns: e.turns,
       harness_profile: e.ep.harnessProfile,

@@ -2,6 +2,7 @@
  * `pgs eval` settings: one shape filled from a YAML file (`--config`) and from flags (flags win). YAML keys are the
  * flag names, kebab- or snake-case. Every bad value is an error naming the file or flag and the field.
  */
+import { parseVerifierMode, VERIFIER_MODES, type VerifierMode } from "../verifier_mode.ts";
 import { parse as parseYaml } from "yaml";
 import { UsageError } from "../errors.ts";
 import type { DockerHostOptions } from "./run_episodes.ts";
@@ -62,6 +63,8 @@ export interface EvalConfig {
   profilesModule?: string;
   /** A reward at or above this passes (default 1). */
   passThreshold: number;
+  /** Where the tests run, for every task (default: each task's own mode; see `resolveVerifierMode`). */
+  verifierMode?: VerifierMode;
 }
 
 /** Raw values by field name (camelCase), as strings from flags or any type from YAML. */
@@ -95,6 +98,7 @@ const FIELDS: Record<string, "string" | "number" | "int" | "bool" | "weights" | 
   requestTimeoutSec: "number",
   profilesModule: "string",
   passThreshold: "number",
+  verifierMode: "string",
 };
 
 /** `max-turns` / `max_turns` → `maxTurns`. */
@@ -254,6 +258,11 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
       throw new UsageError(`${where("profileChatTemplateKwargs")}: ${p} must map to an object`);
     }
   }
+  if (v.verifierMode !== undefined && !parseVerifierMode(String(v.verifierMode))) {
+    throw new UsageError(
+      `${where("verifierMode")} must be one of ${VERIFIER_MODES.join(", ")}, got ${JSON.stringify(v.verifierMode)}`,
+    );
+  }
   for (
     const k of ["k", "maxTurns", "maxConcurrent", "maxStarting", "maxTokens", "topK", "requestTimeoutSec", "maxOutput"]
   ) {
@@ -287,5 +296,6 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
     requestTimeoutSec: (v.requestTimeoutSec as number) ?? 600,
     profilesModule: v.profilesModule as string | undefined,
     passThreshold: (v.passThreshold as number) ?? 1,
+    verifierMode: v.verifierMode as VerifierMode | undefined,
   };
 }

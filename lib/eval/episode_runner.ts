@@ -217,6 +217,7 @@ function episodeFields(ep: HarborEpisode): Partial<Trajectory> {
   const c = ep.episode.counters;
   return {
     messages: ep.episode.messages,
+    verifier_mode: ep.box.verifierMode,
     turns: c.turns,
     counters: { tool_calls: c.toolCalls, format_errors: c.formatErrors, unknown_tools: c.unknownTools },
   };

@@ -12,6 +12,7 @@ import type { EvalConfig } from "./config.ts";
 import { endpointPolicy } from "./endpoint_policy.ts";
 import { loadRows } from "./load_rows.ts";
 import { loadTask } from "../task.ts";
+import { taskSetNotes } from "../task_set_notes.ts";
 import { oraclePolicy, type Policy, scriptPolicy } from "./policy.ts";
 import { Progress } from "./progress.ts";
 import { reportHtml } from "./report_html.ts";
@@ -39,6 +40,7 @@ const FINGERPRINT = [
   "seed",
   "tokenIds",
   "images",
+  "verifierMode",
 ] as const;
 
 /** Hooks of a run, for the CLI. */
@@ -117,7 +119,7 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
   }
   const rows = await loadRows(cfg.tasks);
   // A broken task is bad input: it fails the run now, naming its file and field, not each of its episodes.
-  await Promise.all([...new Set(rows.map((r) => r.task_dir))].map(loadTask));
+  taskSetNotes(await Promise.all([...new Set(rows.map((r) => r.task_dir))].map(loadTask)));
   const policy = await policyFor(cfg);
   // An endpoint that cannot even list its models fails the run now, in one line, rather than every episode.
   if (policy.model) {
@@ -193,6 +195,7 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
       profileChatKwargs: cfg.profileChatTemplateKwargs,
       maxOutput: cfg.maxOutput,
       images: cfg.images,
+      verifierMode: cfg.verifierMode,
     }, {
       k: cfg.k,
       maxTurns: cfg.maxTurns,

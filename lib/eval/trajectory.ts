@@ -1,3 +1,4 @@
+import type { VerifierMode } from "../verifier_mode.ts";
 /**
  * The trajectory record (`trajectories.jsonl`, one JSON object per finished episode) and its append-only file:
  * each record is written whole, synchronously, when its episode ends, so a killed run leaves only complete lines
@@ -55,6 +56,8 @@ export interface Trajectory {
   reward: number | null;
   /** `metric/<key>` per reward component and the profile metrics. */
   metrics: Record<string, number>;
+  /** Where the tests ran (or would have): isolated, shared or separate; absent when no container started. */
+  verifier_mode?: VerifierMode;
   /** How the episode ended. */
   exit_status: ExitStatus;
   /** The infrastructure error, or why the verifier failed. */

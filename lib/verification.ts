@@ -1,0 +1,139 @@
+/** One verification: its timings, the script runs shared by the three modes, and the way it ends. */
+import type { Docker } from "./docker.ts";
+import { removeContainer } from "./hygiene.ts";
+import { parseReward } from "./reward.ts";
+import type { Sandbox } from "./sandbox.ts";
+import { parseFrames, prepareScript, type ScriptPlan, testScript } from "./verifier_container.ts";
+import type { VerifierMode } from "./verifier_mode.ts";
+
+/** Verifier options. */
+export interface VerifyOptions {
+  /** The reward.json key that is the reward (default "reward", else the first key). */
+  rewardKey?: string;
+}
+
+/** What the verifier found. */
+export interface VerifyResult {
+  /** The reward (0 when the verifier failed). */
+  reward: number;
+  /** Every numeric reward.json component, plus `verifier_failed` (and `container_dead`) when it applies. */
+  metrics: Record<string, number>;
+  /** Why the verifier failed (the reward is then 0), if it did. */
+  error?: string;
+  /** The last 4 kB of test.sh's output. */
+  testOutput: string;
+  /** Where the tests ran. */
+  mode: VerifierMode;
+  /** Milliseconds spent capturing, copying, running the tests, and in total. */
+  timings: { capture: number; copy: number; tests: number; total: number };
+}
+
+/** The state one verification builds up: its timings and the way it ends. */
+export class Verification {
+  readonly t0 = performance.now();
+  readonly timings = { capture: 0, copy: 0, tests: 0, total: 0 };
+  /** Metrics that hold whatever the tests say (e.g. `container_dead`). */
+  readonly extra: Record<string, number> = {};
+
+  constructor(readonly box: Sandbox, readonly opts: VerifyOptions) {}
+
+  /** A reward of 0 with `verifier_failed`, and why. */
+  fail(error: string, extra: Record<string, number> = {}, testOutput = ""): VerifyResult {
+    this.timings.total = performance.now() - this.t0;
+    return {
+      reward: 0,
+      metrics: { verifier_failed: 1, ...this.extra, ...extra },
+      error,
+      testOutput,
+      mode: this.box.verifierMode,
+      timings: this.timings,
+    };
+  }
+
+  /**
+   * Runs the verifier script in `container`: the root part with `stdin`, then the tests (as `user` when it is not
+   * root, through a second exec), under the task's verifier timeout; the reward from the framed files.
+   */
+  async run(
+    docker: Docker,
+    container: string,
+    plan: ScriptPlan,
+    stdin: Uint8Array,
+    user: string,
+    env: Record<string, string> = {},
+  ): Promise<VerifyResult> {
+    const vcfg = this.box.task.config.verifier;
+    const t = performance.now();
+    const root = user === "" || user === "root" || user === "0" || user === "0:0";
+    const envFlags = Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+    const timeoutMs = vcfg.timeoutSec * 1000;
+    let run;
+    if (root) {
+      const script = `${prepareScript(plan)}\n${testScript(plan.cwd)}`;
+      run = await docker.call(["exec", "-i", "-u", "0", ...envFlags, container, "/bin/sh", "-c", script], {
+        stdin,
+        timeoutMs,
+      });
+    } else {
+      const prep = await docker.call(["exec", "-i", "-u", "0", container, "/bin/sh", "-c", prepareScript(plan, user)], {
+        stdin,
+        timeoutMs: 60_000,
+      });
+      if (!parseFrames(prep.stdout).ready) {
+        this.timings.tests = performance.now() - t;
+        return this.fail(`the verifier's setup failed: ${prep.stderr.trim() || `exit ${prep.code}`}`);
+      }
+      run = await docker.call(["exec", "-u", user, ...envFlags, container, "/bin/sh", "-c", testScript(plan.cwd)], {
+        timeoutMs,
+      });
+    }
+    this.timings.tests = performance.now() - t;
+    const { exit, files } = parseFrames(run.stdout);
+    const testOutput = files["test-stdout.txt"] ?? "";
+    if (run.timedOut) {
+      return this.fail(`tests/test.sh timed out after ${vcfg.timeoutSec} s`, { verifier_timeout: 1 }, testOutput);
+    }
+    if (exit === undefined) {
+      return this.fail(`the verifier container failed: ${run.stderr.trim() || `exit ${run.code}`}`, {}, testOutput);
+    }
+    const parsed = parseReward({ json: files["reward.json"], txt: files["reward.txt"] }, this.opts.rewardKey);
+    if ("error" in parsed) return this.fail(parsed.error, {}, testOutput);
+    this.timings.total = performance.now() - this.t0;
+    return {
+      reward: parsed.reward,
+      metrics: { ...parsed.metrics, ...this.extra },
+      testOutput,
+      mode: this.box.verifierMode,
+      timings: this.timings,
+    };
+  }
+
+  /** Takes capture.json from the live container as root (when the task has a capture); an error string if it cannot. */
+  async capture(): Promise<Uint8Array | { error: string; extra?: Record<string, number> }> {
+    const vcfg = this.box.task.config.verifier;
+    if (!vcfg.capture) return new Uint8Array();
+    if (!await this.box.running()) {
+      return { error: "the agent's container is not running, so it cannot be captured", extra: { container_dead: 1 } };
+    }
+    const r = await this.box.execRoot(["/bin/sh", "-c", vcfg.capture], vcfg.captureTimeoutSec);
+    if (r.timedOut) return { error: `capture timed out after ${vcfg.captureTimeoutSec} s` };
+    if (r.code !== 0 && !await this.box.running()) {
+      return { error: "the agent's container died during capture", extra: { container_dead: 1 } };
+    }
+    this.timings.capture = performance.now() - this.t0;
+    return r.stdout;
+  }
+}
+
+const enc = new TextEncoder();
+
+/** The script's stdin: the final message's length, the message, then capture.json. */
+export function scriptInput(finalMessage: string, capture: Uint8Array): Uint8Array {
+  const msg = enc.encode(finalMessage);
+  return new Uint8Array([...enc.encode(`${msg.length}\n`), ...msg, ...capture]);
+}
+
+/** Removes a verifier container off the critical path (tracked, so it is finished at exit if need be). */
+export function dropLater(box: Sandbox, id: string | undefined): void {
+  if (id) box.background(removeContainer(box.docker, id));
+}

@@ -1,0 +1,74 @@
+/**
+ * The spec's isolated verifier: the agent's working directory streamed container-to-container into a clean container
+ * from the pristine image (made idle while the episode started), together with tests/ in the same archive.
+ */
+import type { Sandbox } from "./sandbox.ts";
+import { dropLater, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
+import { createVerifier, STAGE_DIR, testsArchivePrefix, type VerifierBox } from "./verifier_container.ts";
+
+/** Verifies `v`'s episode in a clean container holding only a copy of its working directory. */
+export async function verifyIsolated(v: Verification, finalMessage: string): Promise<VerifyResult> {
+  const box = v.box;
+  const task = box.task;
+  const docker = box.docker;
+  // Taken before anything can fail, so that the container is removed on every path.
+  const pending = box.takeVerifier() ?? createVerifier(docker, task, box.image.ref);
+  let vbox: VerifierBox | undefined;
+  try {
+    const capture = await v.capture();
+    if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
+    try {
+      vbox = await pending;
+    } catch (e) {
+      return v.fail((e as Error).message);
+    }
+    const t1 = performance.now();
+    const copied = await streamWorkdir(box, vbox.id, await testsArchivePrefix(task));
+    if (copied) return v.fail(copied);
+    v.timings.copy = performance.now() - t1;
+    const plan = {
+      cwd: box.workdir,
+      capture: Boolean(task.config.verifier.capture),
+      stage: STAGE_DIR,
+      tests: { to: "/tests", fresh: false },
+      workdir: box.workdir,
+    };
+    return await v.run(docker, vbox.id, plan, scriptInput(finalMessage, capture), task.config.verifier.user ?? "");
+  } finally {
+    dropLater(box, vbox?.id ?? (await pending.catch(() => undefined))?.id);
+  }
+}
+
+/** Streams the working directory (after `head`, an archive prefix) into STAGE_DIR of `vid`; an error, or undefined. */
+async function streamWorkdir(box: Sandbox, vid: string, head: Uint8Array): Promise<string | undefined> {
+  const docker = box.docker;
+  const out = docker.spawn(["cp", `${box.id}:${box.workdir}`, "-"]);
+  const [copy, outStatus, outErr] = await Promise.all([
+    docker.call(["cp", "-", `${vid}:${STAGE_DIR}`], { stdin: prepend(head, out.stdout) }),
+    out.status,
+    new Response(out.stderr).text(),
+  ]);
+  if (!outStatus.success) return `cannot copy ${box.workdir} out of the agent's container: ${outErr.trim()}`;
+  if (copy.code !== 0) return `cannot copy ${box.workdir} into the verifier container: ${copy.stderr}`;
+}
+
+/** `head`, then every chunk of `rest`: one archive from our tests entries and the engine's stream. */
+export function prepend(head: Uint8Array, rest: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = rest.getReader();
+  let first = true;
+  return new ReadableStream({
+    async pull(c) {
+      if (first) {
+        first = false;
+        c.enqueue(head);
+        return;
+      }
+      const { value, done } = await reader.read();
+      if (done) c.close();
+      else c.enqueue(value);
+    },
+    cancel(why) {
+      return reader.cancel(why);
+    },
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * Where a task's tests run. `isolated`: the spec's clean container from the pristine image holding only a copy of the
+ * working directory. `shared`: Harbor's default, in the agent's own container after the episode. `separate`: Harbor's
+ * separate verifier environment (built from `tests/` or `[verifier.environment]`), with the artifacts copied across.
+ */
+import type { Task } from "./task.ts";
+
+/** The verifier modes, in the order `--help` lists them. */
+export const VERIFIER_MODES = ["isolated", "shared", "separate"] as const;
+
+/** A verifier mode. */
+export type VerifierMode = typeof VERIFIER_MODES[number];
+
+/** True for a task written in the spec's own layout: starting files, a setup script or a live-state capture. */
+export function isSpecLayout(task: Task): boolean {
+  return Boolean(task.paths.workdir || task.paths.setupSh || task.config.verifier.capture);
+}
+
+/**
+ * The mode a task's episodes are verified in: `override` (a run's `--verifier-mode`) when given, else what the task
+ * says (`environment_mode`, or `separate` for a `[verifier.environment]`), else `isolated` for the spec's layout and
+ * Harbor's `shared` for any other task.
+ */
+export function resolveVerifierMode(task: Task, override?: VerifierMode): VerifierMode {
+  if (override) return override;
+  const said = task.config.verifier.environmentMode;
+  if (said) return said;
+  return isSpecLayout(task) ? "isolated" : "shared";
+}
+
+/** Parses a `--verifier-mode` value; undefined when it names no mode. */
+export function parseVerifierMode(s: string): VerifierMode | undefined {
+  return (VERIFIER_MODES as readonly string[]).includes(s) ? s as VerifierMode : undefined;
+}

@@ -1,0 +1,103 @@
+/**
+ * Harbor's separate verifier environment: a container of its own image (`[verifier.environment]` docker_image, else
+ * `tests/Dockerfile`), which owns `/tests/test.sh` itself, with `/logs/artifacts` and the task's `artifacts` copied
+ * across from the agent's container to the same absolute paths. Nothing else of the agent's container reaches it.
+ */
+import { posix } from "node:path";
+import type { ImageStore } from "./images.ts";
+import type { Sandbox } from "./sandbox.ts";
+import { tarArchive, type TarEntry } from "./tar.ts";
+import type { Task } from "./task.ts";
+import { dropLater, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
+import { STAGE_DIR, startVerifierContainer, testsEntries, type VerifierBox } from "./verifier_container.ts";
+import { effectiveWorkdirOrRoot } from "./workdir.ts";
+
+/** Harbor's convention folder, always carried into a separate verifier. */
+const ARTIFACTS_DIR = "/logs/artifacts";
+
+/** A separate verifier's container, its working folder, its image's user and whether tests/ go into that folder. */
+export interface SeparateBox extends VerifierBox {
+  /** Where test.sh runs: `[verifier.environment] workdir`, else the image's WORKDIR, else `/`. */
+  workdir: string;
+  /** The verifier image's USER, whom test.sh runs as unless `[verifier] user` says otherwise. */
+  user: string;
+  /** Harbor copies tests/ into the working folder when a prebuilt image has no tests/Dockerfile. */
+  testsIntoWorkdir: boolean;
+}
+
+/** Starts a separate verifier's container idle (while the episode starts). */
+export async function createSeparateVerifier(store: ImageStore, task: Task): Promise<SeparateBox> {
+  const venv = task.config.verifier.environment ?? task.config.environment;
+  const image = await store.resolveVerifier(task);
+  const workdir = effectiveWorkdirOrRoot(venv.workdir, image.workdir);
+  const id = await startVerifierContainer(store.docker, task, image.ref, venv, workdir);
+  const testsIntoWorkdir = Boolean(venv.dockerImage) && !task.paths.testsDockerfile;
+  return { id, workdir, user: image.user, testsIntoWorkdir };
+}
+
+/** The paths carried across: /logs/artifacts first, then the task's artifacts, each once. */
+export function artifactPaths(task: Task): string[] {
+  return [...new Set([ARTIFACTS_DIR, ...task.config.artifacts.map((a) => posix.normalize(a.source))])];
+}
+
+/** Verifies `v`'s episode in its separate verifier container. */
+export async function verifySeparate(v: Verification, finalMessage: string): Promise<VerifyResult> {
+  const box = v.box;
+  const task = box.task;
+  const pending = (box.takeVerifier() as Promise<SeparateBox> | undefined) ?? createSeparateVerifier(box.store, task);
+  let vbox: SeparateBox | undefined;
+  try {
+    const capture = await v.capture();
+    if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
+    try {
+      vbox = await pending;
+    } catch (e) {
+      return v.fail((e as Error).message);
+    }
+    const t1 = performance.now();
+    const paths = artifactPaths(task);
+    const copied = await copyArtifacts(box, vbox, paths);
+    if (copied) return v.fail(copied);
+    v.timings.copy = performance.now() - t1;
+    const plan = {
+      cwd: vbox.workdir,
+      capture: Boolean(task.config.verifier.capture),
+      stage: STAGE_DIR,
+      tests: vbox.testsIntoWorkdir ? { to: vbox.workdir, fresh: false } : undefined,
+      artifacts: paths,
+    };
+    const user = task.config.verifier.user ?? vbox.user;
+    return await v.run(box.docker, vbox.id, plan, scriptInput(finalMessage, capture), user);
+  } finally {
+    dropLater(box, vbox?.id ?? (await pending.catch(() => undefined))?.id);
+  }
+}
+
+/**
+ * Copies each path from the agent's container into `STAGE_DIR/a<i>/` of the verifier's (the script then moves it
+ * into place); a path the agent's container lacks is skipped, as Harbor skips it. Returns an error, or undefined.
+ */
+async function copyArtifacts(box: Sandbox, vbox: SeparateBox, paths: string[]): Promise<string | undefined> {
+  const docker = box.docker;
+  const stage = STAGE_DIR.slice(1);
+  const dir = (name: string): TarEntry => ({ name, type: "dir", mode: 0o700, uid: 0, gid: 0 });
+  const dirs: TarEntry[] = [dir(stage), ...paths.map((_, i) => dir(`${stage}/a${i}`))];
+  if (vbox.testsIntoWorkdir) {
+    dirs.push(...(await testsEntries(box.task)).map((e) => ({ ...e, name: `${stage}/${e.name}` })));
+  }
+  const made = await docker.call(["cp", "-", `${vbox.id}:/`], { stdin: tarArchive(dirs) });
+  if (made.code !== 0) return `cannot prepare the separate verifier's container: ${made.stderr.trim()}`;
+  for (const [i, p] of paths.entries()) {
+    const out = docker.spawn(["cp", `${box.id}:${p}`, "-"]);
+    const [copy, outStatus, outErr] = await Promise.all([
+      docker.call(["cp", "-", `${vbox.id}:${STAGE_DIR}/a${i}`], { stdin: out.stdout }),
+      out.status,
+      new Response(out.stderr).text(),
+    ]);
+    if (!outStatus.success) {
+      if (/no such|could not find/i.test(outErr)) continue; // Harbor skips an artifact that is not there
+      return `cannot copy ${p} out of the agent's container: ${outErr.trim()}`;
+    }
+    if (copy.code !== 0) return `cannot copy ${p} into the separate verifier: ${copy.stderr.trim()}`;
+  }
+}

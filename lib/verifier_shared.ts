@@ -1,0 +1,48 @@
+/**
+ * Harbor's shared verifier: the tests run in the agent's own container after the episode, so state outside the
+ * working directory counts (/tmp, /var/log, installed packages, running services, /logs/artifacts). Made as safe as
+ * sharing allows: /tests is copied in from the task only now, into a folder of a random name, and replaces whatever
+ * /tests held; /logs/verifier is made anew just before test.sh, so a reward file planted earlier never counts.
+ * Processes the agent left running keep running (a task may test a service), and can still interfere.
+ */
+import { tarArchive } from "./tar.ts";
+import { scriptInput, type Verification, type VerifyResult } from "./verification.ts";
+import { testsEntries } from "./verifier_container.ts";
+
+/** Verifies `v`'s episode in the agent's container. */
+export async function verifyShared(v: Verification, finalMessage: string): Promise<VerifyResult> {
+  const box = v.box;
+  const task = box.task;
+  const docker = box.docker;
+  if (!await box.running()) {
+    // The agent stopped its container (`kill -9 -1`): its files are intact, so the tests judge what it left, in the
+    // container started again (its processes are gone). A live-state capture cannot be taken any more.
+    if (task.config.verifier.capture) {
+      return v.fail("the agent's container is not running, so it cannot be captured", { container_dead: 1 });
+    }
+    const r = await docker.call(["start", box.id], { timeoutMs: 60_000 });
+    if (r.code !== 0) return v.fail(`cannot start the agent's stopped container again: ${r.stderr.trim()}`);
+    v.extra.container_dead = 1;
+  }
+  const capture = await v.capture();
+  if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
+
+  const t1 = performance.now();
+  // A random stage name: nothing the agent planted beforehand can be merged into it.
+  const stage = `.pgs-verify-${crypto.randomUUID().replaceAll("-", "")}`;
+  const entries = (await testsEntries(task)).map((e) => ({ ...e, name: `${stage}/${e.name}` }));
+  const tar = tarArchive([{ name: stage, type: "dir", mode: 0o700, uid: 0, gid: 0 }, ...entries]);
+  const put = await docker.call(["cp", "-", `${box.id}:/`], { stdin: tar });
+  if (put.code !== 0) return v.fail(`cannot copy tests/ into the agent's container: ${put.stderr.trim()}`);
+  v.timings.copy = performance.now() - t1;
+
+  const plan = {
+    cwd: box.workdir,
+    capture: Boolean(task.config.verifier.capture),
+    stage: `/${stage}`,
+    tests: { to: "/tests", fresh: true },
+  };
+  // Harbor runs test.sh as [verifier] user, else as the container's default user (the image's USER).
+  const user = task.config.verifier.user ?? box.image.user;
+  return await v.run(docker, box.id, plan, scriptInput(finalMessage, capture), user, task.config.verifier.env);
+}

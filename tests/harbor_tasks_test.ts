@@ -1,0 +1,79 @@
+/**
+ * Harbor-style tasks (modelled on the layouts of Harbor's own examples) are valid under `harbor check` exactly when
+ * Harbor's flow makes them valid: in each task's own verifier mode. Forced into `isolated`, the ones whose tests read
+ * state outside the working directory lose it, which is the difference the mode makes.
+ */
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { type CheckResult, checkTasks } from "../lib/check.ts";
+import { harborRows } from "../lib/rows.ts";
+import { findTasks } from "../lib/task.ts";
+import type { VerifierMode } from "../lib/verifier_mode.ts";
+import { dockerTest, HARBOR_FIXTURES, harborFixtureImages } from "./docker_helpers.ts";
+
+/** Per fixture: its own mode, and whether it stays valid when forced into isolated. */
+const EXPECTED: Record<string, { mode: VerifierMode; isolatedValid: boolean }> = {
+  "workdir-app": { mode: "shared", isolatedValid: true }, // WORKDIR /app, relative writes and reads
+  "inherited-workdir": { mode: "shared", isolatedValid: true }, // WORKDIR from the base image
+  "agent-user": { mode: "shared", isolatedValid: false }, // /logs/agent stays in the agent's container
+  "shared-state": { mode: "shared", isolatedValid: false }, // /tmp and /logs/artifacts
+  "separate-verifier": { mode: "separate", isolatedValid: false }, // the grader lives in tests/Dockerfile's image
+  "outbox-state": { mode: "shared", isolatedValid: true }, // only a misbehaving agent tells the modes apart
+};
+
+function explain(r: CheckResult): string {
+  const o = r.oracle, n = r.nop;
+  return JSON.stringify({
+    error: r.error,
+    oracle: o && { reward: o.reward, err: o.error ?? o.verifierError, out: o.testOutput },
+    nop: n && { reward: n.reward, err: n.error ?? n.verifierError },
+  });
+}
+
+async function check(mode?: VerifierMode): Promise<Map<string, CheckResult>> {
+  const dirs = await findTasks(HARBOR_FIXTURES);
+  assert.deepEqual(dirs.map((d) => path.basename(d)).sort(), Object.keys(EXPECTED).sort());
+  const results = await checkTasks(dirs, { workers: 6, verifierMode: mode });
+  return new Map(results.map((r) => [path.basename(r.dir), r]));
+}
+
+dockerTest("harbor tasks: every fixture is valid in its own verifier mode", async (docker) => {
+  await harborFixtureImages(docker);
+  for (const [name, r] of await check()) {
+    assert.equal(r.verifierMode, EXPECTED[name].mode, name);
+    assert.ok(r.valid, `${name}: ${explain(r)}`);
+    assert.equal(r.oracle?.verifierMode, EXPECTED[name].mode);
+  }
+});
+
+dockerTest("harbor tasks: forced into isolated, the tasks that need the agent's container fail", async (docker) => {
+  await harborFixtureImages(docker);
+  for (const [name, r] of await check("isolated")) {
+    assert.equal(r.verifierMode, "isolated", name);
+    assert.equal(r.valid, EXPECTED[name].isolatedValid, `${name}: ${explain(r)}`);
+    if (!r.valid) {
+      assert.equal(r.oracle?.error, undefined, `${name} fails on its reward, not on infrastructure`);
+      assert.ok(r.oracle!.reward! < 1, name);
+    }
+  }
+});
+
+dockerTest(
+  "harbor rows: the system prompt names each task's working directory, from the image when need be",
+  async (docker) => {
+    await harborFixtureImages(docker);
+    const rows = await harborRows(HARBOR_FIXTURES, { docker });
+    const wd = Object.fromEntries(rows.map((r) => [
+      path.basename(r.task_dir),
+      /the working directory is (\S+) /.exec(r.messages[0].content)?.[1],
+    ]));
+    assert.deepEqual(wd, {
+      "agent-user": "/app",
+      "inherited-workdir": "/srv/project", // only the base image knows it
+      "outbox-state": "/app",
+      "separate-verifier": "/app",
+      "shared-state": "/app",
+      "workdir-app": "/app",
+    });
+  },
+);
