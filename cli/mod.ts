@@ -4,6 +4,7 @@ import { InfraError, TaskError, UsageError } from "../lib/errors.ts";
 import type { Command } from "./args.ts";
 import { harborCheck } from "./harbor_check.ts";
 import { harborRowsCommand } from "./harbor_rows.ts";
+import { harborExport } from "./harbor_export.ts";
 import { harnessProfiles, harnessShow } from "./harness_profiles.ts";
 import { harnessServe } from "./harness_serve.ts";
 import { harnessCapture } from "./harness_capture.ts";
@@ -18,6 +19,7 @@ export const VERSION: string = denoJson.version;
 export const COMMANDS: Command[] = [
   harborCheck,
   harborRowsCommand,
+  harborExport,
   harnessProfiles,
   harnessShow,
   harnessServe,

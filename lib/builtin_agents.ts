@@ -3,7 +3,8 @@ import { text } from "./channel.ts";
 import { InfraError } from "./errors.ts";
 import type { ImageStore } from "./images.ts";
 import { Sandbox } from "./sandbox.ts";
-import type { Task } from "./task.ts";
+import { combineSteps, passesGate, startStep, type StepOutcome } from "./steps.ts";
+import type { Task, TaskStep } from "./task.ts";
 import { verify, type VerifyResult } from "./verifier.ts";
 import type { VerifierMode } from "./verifier_mode.ts";
 
@@ -47,25 +48,38 @@ export async function runBuiltin(
   try {
     box = await Sandbox.start(task, store, { verifierMode });
     timings.start = performance.now() - t0;
-    let final = "";
+    // A single-step task is one step with the task's own oracle and verifier settings.
+    const steps: (TaskStep | undefined)[] = task.steps ?? [undefined];
+    const outcomes: StepOutcome[] = [];
     let agentExitCode: number | undefined;
-    if (agent === "oracle") {
+    let last: VerifyResult | undefined;
+    for (const step of steps) {
       const t = performance.now();
-      if (!task.paths.solveSh) throw new InfraError(`${task.name}: solution/solve.sh is missing`, "oracle");
-      await box.stageDir(task.paths.solveSh.replace(/\/solve\.sh$/, ""), "/solution");
-      const r = await box.exec("bash /solution/solve.sh", {
-        shell: "sh",
-        timeoutSec: task.config.agent.timeoutSec,
-        env: { DEBIAN_FRONTEND: "noninteractive", ...task.config.solution.env },
-      });
-      agentExitCode = r.exitCode;
-      final = text(r.stdout);
-      timings.agent = performance.now() - t;
+      if (step) await startStep(box, step);
+      let final = "";
+      if (agent === "oracle") {
+        const solveSh = step ? step.solveSh : task.paths.solveSh;
+        const where = step ? `steps/${step.config.name}/solution/solve.sh (or solution/solve.sh)` : "solution/solve.sh";
+        if (!solveSh) throw new InfraError(`${task.name}: ${where} is missing`, "oracle");
+        await box.stageDir(solveSh.replace(/\/solve\.sh$/, ""), "/solution");
+        const r = await box.exec("bash /solution/solve.sh", {
+          shell: "sh",
+          timeoutSec: (step?.config.agent ?? task.config.agent).timeoutSec,
+          env: { DEBIAN_FRONTEND: "noninteractive", ...task.config.solution.env },
+        });
+        agentExitCode = r.exitCode;
+        final = text(r.stdout);
+      }
+      timings.agent += performance.now() - t;
+      const tv = performance.now();
+      last = await verify(box, final, { step });
+      timings.verify += performance.now() - tv;
+      if (!step) break;
+      outcomes.push({ name: step.config.name, result: last });
+      if (!passesGate(step, last)) break;
     }
-    const t = performance.now();
-    const v: VerifyResult = await verify(box, final);
-    timings.verify = performance.now() - t;
     timings.total = performance.now() - t0;
+    const v = task.steps ? combineSteps(task, outcomes) : last!;
     return {
       agent,
       reward: v.reward,
@@ -73,8 +87,8 @@ export async function runBuiltin(
       verifierError: v.error,
       agentExitCode,
       timings,
-      testOutput: v.testOutput,
-      verifierMode: v.mode,
+      testOutput: last!.testOutput,
+      verifierMode: last!.mode,
     };
   } catch (e) {
     timings.total = performance.now() - t0;

@@ -12,6 +12,7 @@ import type { ChatMessage, ToolSchema } from "./harness/types.ts";
 import { ImageStore } from "./images.ts";
 import { Sandbox } from "./sandbox.ts";
 import { loadTask, type Task } from "./task.ts";
+import { combineSteps, passesGate, startStep, type StepOutcome } from "./steps.ts";
 import { verify } from "./verifier.ts";
 import type { VerifierMode } from "./verifier_mode.ts";
 
@@ -112,6 +113,8 @@ export class HarborEnv {
       verifierMode: this.opts.verifierMode,
     });
     try {
+      // A multi-step task starts its first step (its files, its setup.sh) before the first prompt.
+      if (task.steps) await startStep(box, task.steps[0]);
       const ep = new ProfileEpisode(profile, box, this.opts.maxOutput);
       let first: ChatMessage[];
       if (full === DEFAULT_PROFILE && row.messages?.length) {
@@ -140,6 +143,12 @@ export class HarborEnv {
 /** One episode of a HarborEnv. */
 export class HarborEpisode {
   #closed = false;
+  /** The step a multi-step task is on. */
+  #step = 0;
+  /** The verified steps of a multi-step task. */
+  #outcomes: StepOutcome[] = [];
+  /** True once a multi-step task's last step (or a failed gate) ended it. */
+  #stepsOver = false;
 
   /** Made by `HarborEnv.reset`. */
   constructor(
@@ -171,16 +180,38 @@ export class HarborEpisode {
     };
   }
 
-  /** Takes the policy's assistant turn. */
-  step(turn: AssistantTurn): Promise<StepResult> {
-    return this.episode.step(turn);
+  /**
+   * Takes the policy's assistant turn. In a multi-step task, a turn that ends a step has the step verified; unless it
+   * was the last or its `min_reward` gate failed, the next step starts and its instruction is the next observation.
+   */
+  async step(turn: AssistantTurn): Promise<StepResult> {
+    const r = await this.episode.step(turn);
+    const steps = this.task.steps;
+    if (!steps || !r.done) return r;
+    const step = steps[this.#step];
+    const v = await verify(this.box, this.episode.answer(), { rewardKey: this.env.opts.rewardKey, step });
+    this.#outcomes.push({ name: step.config.name, result: v });
+    if (this.#step + 1 >= steps.length || !passesGate(step, v)) {
+      this.#stepsOver = true;
+      return r;
+    }
+    const next = steps[++this.#step];
+    await startStep(this.box, next);
+    return { observations: [...r.observations, this.episode.continueWith(next.instruction)], done: false };
+  }
+
+  /** The index of the step a multi-step task is on (0 for a single-step task). */
+  get stepIndex(): number {
+    return this.#step;
   }
 
   /** Scores the episode with the verifier (the answer by the profile's rule), then removes its containers. */
   async finish(): Promise<EpisodeReward> {
     try {
       const answer = this.episode.answer();
-      const v = await verify(this.box, answer, { rewardKey: this.env.opts.rewardKey });
+      const v = this.task.steps
+        ? await this.#scoreSteps(answer)
+        : await verify(this.box, answer, { rewardKey: this.env.opts.rewardKey });
       const metrics: Record<string, number> = {};
       for (const [k, x] of Object.entries(v.metrics)) metrics[`metric/${k}`] = x;
       for (const k of this.env.profileKeys) metrics[`metric/profile/${k}`] = k === this.profileKey ? 1 : 0;
@@ -190,6 +221,19 @@ export class HarborEpisode {
     } finally {
       await this.close();
     }
+  }
+
+  /** Verifies the step an unfinished multi-step episode stopped in, then combines the steps' rewards. */
+  async #scoreSteps(
+    answer: string,
+  ): Promise<{ reward: number; metrics: Record<string, number>; error?: string; mode: VerifierMode }> {
+    const key = this.env.opts.rewardKey;
+    if (!this.#stepsOver) {
+      const step = this.task.steps![this.#step];
+      this.#outcomes.push({ name: step.config.name, result: await verify(this.box, answer, { rewardKey: key, step }) });
+      this.#stepsOver = true;
+    }
+    return { ...combineSteps(this.task, this.#outcomes, key), mode: this.box.verifierMode };
   }
 
   /** Removes the episode's containers without scoring. */

@@ -7,11 +7,12 @@ import { dirname, posix } from "node:path";
 import { ExecChannel, type ExecOptions, type ExecResult, shQuote, text } from "./channel.ts";
 import type { Docker, DockerResult } from "./docker.ts";
 import { envArgs, limitArgs } from "./docker_args.ts";
-import { InfraError } from "./errors.ts";
+import { InfraError, TaskError } from "./errors.ts";
 import { creatingContainer, labelArgs, reapOrphans, removeContainer, track } from "./hygiene.ts";
 import type { ImageInfo, ImageStore } from "./images.ts";
 import { tarArchive, type TarEntry, treeEntries } from "./tar.ts";
 import type { Task } from "./task.ts";
+import type { HealthcheckConfig } from "./task_config.ts";
 import { createVerifier, type VerifierBox } from "./verifier_container.ts";
 import { layerEntries, staticOwner } from "./workdir_image.ts";
 import { effectiveWorkdir } from "./workdir.ts";
@@ -99,6 +100,9 @@ export class Sandbox {
     const workdir = effectiveWorkdir(opts.workdir ?? env.workdir, image.workdir);
     const user = task.config.agent.user ?? image.user;
     const mode = resolveVerifierMode(task, opts.verifierMode);
+    if (task.steps && mode === "separate") {
+      throw new TaskError(task.paths.taskToml, "a separate verifier for [[steps]] tasks is not supported");
+    }
     if (env.gpus) await requireGpus(docker, task.name, env.gpus);
     // With an owner known up front, the starting state comes baked into the image the episode runs (one call, not
     // two): the workdir when the task has one, and Harbor's /logs folders always.
@@ -152,7 +156,7 @@ export class Sandbox {
       box.timings.stage = lap();
       if (task.paths.setupSh) await box.#setup(task.paths.setupSh);
       box.timings.setup = lap();
-      if (env.healthcheck) await box.#healthcheck();
+      if (env.healthcheck) await box.healthcheck(env.healthcheck);
       box.timings.healthcheck = lap();
     } catch (e) {
       await box.remove();
@@ -207,8 +211,8 @@ export class Sandbox {
     }
   }
 
-  async #healthcheck(): Promise<void> {
-    const hc = this.task.config.environment.healthcheck!;
+  /** Runs `hc` until it passes; an InfraError when its retries are used up. */
+  async healthcheck(hc: HealthcheckConfig): Promise<void> {
     const started = performance.now();
     let failures = 0;
     let last = "";

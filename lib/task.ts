@@ -2,7 +2,7 @@
 
 import * as path from "node:path";
 import { TaskError } from "./errors.ts";
-import { parseTaskConfig, type TaskConfig } from "./task_config.ts";
+import { parseTaskConfig, type StepConfig, type TaskConfig } from "./task_config.ts";
 
 /** The files of a task directory, absolute; optional ones are set only when they exist. */
 export interface TaskPaths {
@@ -35,6 +35,22 @@ export interface TaskPaths {
   solveSh?: string;
 }
 
+/** One step of a multi-step (`[[steps]]`) task: its config and the files of `steps/<name>/`. */
+export interface TaskStep {
+  /** The `[[steps]]` entry, fallbacks to the task level applied. */
+  config: StepConfig;
+  /** `steps/<name>/instruction.md`, the step's user turn. */
+  instruction: string;
+  /** `steps/<name>/workdir/`, uploaded into the working directory when the step starts, when it exists. */
+  workdir?: string;
+  /** `steps/<name>/workdir/setup.sh`, run after the upload as the step's agent user, when it exists. */
+  setupSh?: string;
+  /** `steps/<name>/tests/`, laid over the task's tests/ for this step's verifier, when it exists. */
+  testsDir?: string;
+  /** The step's oracle: `steps/<name>/solution/solve.sh`, else the task's `solution/solve.sh`, when either exists. */
+  solveSh?: string;
+}
+
 /** A loaded task directory. */
 export interface Task {
   /** The task directory, absolute. */
@@ -47,6 +63,8 @@ export interface Task {
   config: TaskConfig;
   /** The task's files. */
   paths: TaskPaths;
+  /** The steps of a multi-step task, in order; absent for a single-step task. */
+  steps?: TaskStep[];
 }
 
 /** Loads the task in `dir`; a missing or invalid file is a `TaskError` naming it. */
@@ -83,7 +101,8 @@ export async function loadTask(dir: string): Promise<Task> {
     paths.environmentUpload = environmentDir;
   }
 
-  let instruction = paths.instruction ? await readText(paths.instruction) : undefined;
+  const steps = config.steps && await loadSteps(abs, config.steps, paths);
+  let instruction = steps ? steps[0].instruction : paths.instruction ? await readText(paths.instruction) : undefined;
   if (instruction === undefined) {
     if (!config.description) {
       throw new TaskError(
@@ -104,9 +123,6 @@ export async function loadTask(dir: string): Promise<Task> {
       );
     }
   }
-  if (config.steps) {
-    throw new TaskError(shown(taskToml), "multi-step tasks ([[steps]]) are not supported yet", undefined);
-  }
   if (!paths.dockerfile && config.environment.dockerImage === undefined) {
     throw new TaskError(
       shown(path.join(environmentDir, "Dockerfile")),
@@ -122,9 +138,39 @@ export async function loadTask(dir: string): Promise<Task> {
         "missing: a separate verifier needs tests/Dockerfile or [verifier.environment] docker_image",
       );
     }
-  } else if (!(await exists(paths.testSh, "file"))) throw new TaskError(shown(paths.testSh), "missing");
+  } else if (!steps && !(await exists(paths.testSh, "file"))) throw new TaskError(shown(paths.testSh), "missing");
 
-  return { dir: abs, name: config.name ?? path.basename(abs), instruction, config, paths };
+  const task: Task = { dir: abs, name: config.name ?? path.basename(abs), instruction, config, paths };
+  if (steps) task.steps = steps;
+  return task;
+}
+
+/** Reads `steps/<name>/` of every step; a missing instruction or test script names the file. */
+async function loadSteps(dir: string, configs: StepConfig[], paths: TaskPaths): Promise<TaskStep[]> {
+  const rootTest = await exists(paths.testSh, "file");
+  return await Promise.all(configs.map(async (config) => {
+    const stepDir = path.join(dir, "steps", config.name);
+    const instructionPath = path.join(stepDir, "instruction.md");
+    const instruction = await readText(instructionPath);
+    if (instruction === undefined) throw new TaskError(shown(instructionPath), `missing (step ${config.name})`);
+    const step: TaskStep = { config, instruction };
+    const workdir = path.join(stepDir, "workdir");
+    if (await exists(workdir, "dir")) step.workdir = workdir;
+    if (await exists(path.join(workdir, "setup.sh"), "file")) step.setupSh = path.join(workdir, "setup.sh");
+    const tests = path.join(stepDir, "tests");
+    if (await exists(tests, "dir")) step.testsDir = tests;
+    if (!rootTest && !await exists(path.join(tests, "test.sh"), "file")) {
+      throw new TaskError(
+        shown(path.join(tests, "test.sh")),
+        `missing, and there is no tests/test.sh (step ${config.name})`,
+      );
+    }
+    const own = path.join(stepDir, "solution", "solve.sh");
+    if (await exists(path.join(stepDir, "solution"), "dir")) {
+      if (await exists(own, "file")) step.solveSh = own;
+    } else if (paths.solveSh) step.solveSh = paths.solveSh;
+    return step;
+  }));
 }
 
 /** The absolute task directories at or below `p` (a task directory, or a tree of them), sorted. */

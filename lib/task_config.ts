@@ -102,6 +102,8 @@ export interface StepConfig {
   minReward?: number | Record<string, number>;
   /** Paths to collect after the step (not applied by pgs; warned). Default []. */
   artifacts: ArtifactConfig[];
+  /** A readiness check run after the step's setup.sh, before its agent. Default: none. */
+  healthcheck?: HealthcheckConfig;
 }
 
 /** `[solution]` (Harbor's): the oracle's environment. */
@@ -232,24 +234,27 @@ function parseEnvironment(c: Checker, e: Table, at: string[]): EnvironmentConfig
   for (const key of ["mcp_servers", "skills_dir", "gpu_types", "tpu", "storage_mb", "storage"]) {
     if (e[key] !== undefined) c.notApplied(f(key));
   }
-  const hcPath = f("healthcheck");
-  const hc = c.table(e, hcPath);
-  if (hc) {
-    const command = c.string(hc, [...hcPath, "command"]);
-    if (command === undefined) c.raise(hcPath, `${hcPath.join(".")}.command is required`);
-    c.number(hc, [...hcPath, "start_interval_sec"], "positive", 5); // Harbor's; validated, not used.
-    env.healthcheck = {
-      command,
-      retries: c.number(hc, [...hcPath, "retries"], "non-negative integer", 10),
-      intervalSec: c.number(hc, [...hcPath, "interval_sec"], "positive", 2),
-      timeoutSec: c.number(hc, [...hcPath, "timeout_sec"], "positive", 60),
-      startPeriodSec: c.number(hc, [...hcPath, "start_period_sec"], "non-negative", 0),
-    };
-  }
+  const hc = parseHealthcheck(c, e, f("healthcheck"));
+  if (hc) env.healthcheck = hc;
   if (env.dockerImage === undefined) delete env.dockerImage;
   if (env.storageMb === undefined) delete env.storageMb;
   if (env.workdir === undefined) delete env.workdir;
   return env;
+}
+
+function parseHealthcheck(c: Checker, t: Table, hcPath: string[]): HealthcheckConfig | undefined {
+  const hc = c.table(t, hcPath);
+  if (!hc) return undefined;
+  const command = c.string(hc, [...hcPath, "command"]);
+  if (command === undefined) c.raise(hcPath, `${hcPath.join(".")}.command is required`);
+  c.number(hc, [...hcPath, "start_interval_sec"], "positive", 5); // Harbor's; validated, not used.
+  return {
+    command,
+    retries: c.number(hc, [...hcPath, "retries"], "non-negative integer", 10),
+    intervalSec: c.number(hc, [...hcPath, "interval_sec"], "positive", 2),
+    timeoutSec: c.number(hc, [...hcPath, "timeout_sec"], "positive", 60),
+    startPeriodSec: c.number(hc, [...hcPath, "start_period_sec"], "non-negative", 0),
+  };
 }
 
 function parseVerifier(c: Checker, v: Table, environment: EnvironmentConfig): VerifierConfig {
@@ -367,6 +372,8 @@ function parseSteps(c: Checker, v: unknown, agent: AgentConfig, verifier: Verifi
       ? st.verifier
       : c.fail(at, `[${i}].verifier must be a table`, st.verifier);
     const stepAgent = parseAgent(c, a, ["steps", String(i), "agent"], agent);
+    // One exec channel per container runs as one user: a step's own agent user cannot be switched to mid-episode.
+    if (stepAgent.user !== agent.user) c.notApplied(["steps", String(i), "agent", "user"]);
     const step: StepConfig = {
       name,
       agent: stepAgent,
@@ -390,7 +397,8 @@ function parseSteps(c: Checker, v: unknown, agent: AgentConfig, verifier: Verifi
       }
       step.minReward = m;
     } else if (mr !== undefined) c.fail(at, `[${i}].min_reward must be a number or a table of numbers`, mr);
-    if (st.healthcheck !== undefined) c.notApplied(["steps", String(i), "healthcheck"]);
+    const hc = parseHealthcheck(c, st, ["steps", String(i), "healthcheck"]);
+    if (hc) step.healthcheck = hc;
     return step;
   });
 }

@@ -73,6 +73,7 @@ export const KNOWN: Record<string, string[]> = {
   solution: ["env"],
 };
 KNOWN["verifier.environment"] = KNOWN.environment;
+KNOWN["steps.healthcheck"] = KNOWN["environment.healthcheck"];
 KNOWN["verifier.environment.healthcheck"] = KNOWN["environment.healthcheck"];
 
 export type NumberKind = "positive" | "non-negative" | "positive integer" | "non-negative integer";
@@ -109,7 +110,7 @@ export class Checker {
   }
 
   unknownKeys(t: Table, path: Path): void {
-    const known = KNOWN[path.join(".")];
+    const known = KNOWN[schemaKey(path)];
     for (const k of Object.keys(t)) {
       if (!known.includes(k)) this.warn(`unknown key ${[...path, k].join(".")} ignored`);
     }
@@ -120,7 +121,7 @@ export class Checker {
     const v = t[path[path.length - 1]];
     if (v === undefined) return undefined;
     if (!isTable(v)) this.fail(path, "must be a table", v);
-    if (KNOWN[path.join(".")]) this.unknownKeys(v, path);
+    if (KNOWN[schemaKey(path)]) this.unknownKeys(v, path);
     return v;
   }
 
@@ -245,6 +246,11 @@ export function laxNumber(v: unknown, integer: boolean): number | undefined {
   }
   if (n === undefined || !Number.isFinite(n) || (integer && !Number.isInteger(n))) return undefined;
   return n;
+}
+
+/** A path's key in KNOWN: array indices left out (`steps.0.healthcheck` → `steps.healthcheck`). */
+function schemaKey(path: Path): string {
+  return path.filter((p) => !/^\d+$/.test(p)).join(".");
 }
 
 export function isTable(v: unknown): v is Table {

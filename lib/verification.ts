@@ -5,11 +5,15 @@ import { parseReward } from "./reward.ts";
 import type { Sandbox } from "./sandbox.ts";
 import { parseFrames, prepareScript, type ScriptPlan, testScript } from "./verifier_container.ts";
 import type { VerifierMode } from "./verifier_mode.ts";
+import type { TaskStep } from "./task.ts";
+import type { VerifierConfig } from "./task_config.ts";
 
 /** Verifier options. */
 export interface VerifyOptions {
   /** The reward.json key that is the reward (default "reward", else the first key). */
   rewardKey?: string;
+  /** The step of a multi-step task being verified: its tests over the task's, its timeout, env and user. */
+  step?: TaskStep;
 }
 
 /** What the verifier found. */
@@ -24,6 +28,8 @@ export interface VerifyResult {
   testOutput: string;
   /** Where the tests ran. */
   mode: VerifierMode;
+  /** The reward file's values as Harbor reads them (`{reward}` for reward.txt); absent when the tests gave none. */
+  rewards?: Record<string, number>;
   /** Milliseconds spent capturing, copying, running the tests, and in total. */
   timings: { capture: number; copy: number; tests: number; total: number };
 }
@@ -34,8 +40,14 @@ export class Verification {
   readonly timings = { capture: 0, copy: 0, tests: 0, total: 0 };
   /** Metrics that hold whatever the tests say (e.g. `container_dead`). */
   readonly extra: Record<string, number> = {};
+  /** The verifier settings in force: the task's `[verifier]`, with a step's timeout, env and user over it. */
+  readonly cfg: VerifierConfig;
 
-  constructor(readonly box: Sandbox, readonly opts: VerifyOptions) {}
+  constructor(readonly box: Sandbox, readonly opts: VerifyOptions) {
+    const base = box.task.config.verifier;
+    const step = opts.step?.config.verifier;
+    this.cfg = step ? { ...base, timeoutSec: step.timeoutSec, env: step.env, user: step.user } : base;
+  }
 
   /** A reward of 0 with `verifier_failed`, and why. */
   fail(error: string, extra: Record<string, number> = {}, testOutput = ""): VerifyResult {
@@ -62,7 +74,7 @@ export class Verification {
     user: string,
     env: Record<string, string> = {},
   ): Promise<VerifyResult> {
-    const vcfg = this.box.task.config.verifier;
+    const vcfg = this.cfg;
     const t = performance.now();
     const root = user === "" || user === "root" || user === "0" || user === "0:0";
     const envFlags = Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
@@ -101,6 +113,7 @@ export class Verification {
     this.timings.total = performance.now() - this.t0;
     return {
       reward: parsed.reward,
+      rewards: Object.keys(parsed.metrics).length ? parsed.metrics : { reward: parsed.reward },
       metrics: { ...parsed.metrics, ...this.extra },
       testOutput,
       mode: this.box.verifierMode,
@@ -110,7 +123,7 @@ export class Verification {
 
   /** Takes capture.json from the live container as root (when the task has a capture); an error string if it cannot. */
   async capture(): Promise<Uint8Array | { error: string; extra?: Record<string, number> }> {
-    const vcfg = this.box.task.config.verifier;
+    const vcfg = this.cfg;
     if (!vcfg.capture) return new Uint8Array();
     if (!await this.box.running()) {
       return { error: "the agent's container is not running, so it cannot be captured", extra: { container_dead: 1 } };

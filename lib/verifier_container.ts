@@ -11,7 +11,7 @@ import type { Docker } from "./docker.ts";
 import { InfraError } from "./errors.ts";
 import { creatingContainer, labelArgs, removeContainer, track } from "./hygiene.ts";
 import { tarArchive, type TarEntry, treeEntries } from "./tar.ts";
-import type { Task } from "./task.ts";
+import type { Task, TaskStep } from "./task.ts";
 import type { EnvironmentConfig } from "./task_config.ts";
 
 /** Where the isolated verifier's copy of the working directory lands before the script moves it into place. */
@@ -163,34 +163,58 @@ export async function createVerifier(docker: Docker, task: Task, image: string):
   return { id: await startVerifierContainer(docker, task, image, task.config.environment, STAGE_DIR) };
 }
 
-/** The task's tests/ as tar entries under `TESTS_STAGE`, made once per loaded task. */
-export function testsEntries(task: Task): Promise<TarEntry[]> {
-  let p = testsTrees.get(task);
+/**
+ * The task's tests/ as tar entries under `TESTS_STAGE`, made once per loaded task (and step): for a step of a
+ * multi-step task, the task's tests/ (when it exists) and then the step's own tests/ over it, as Harbor lays them.
+ */
+export function testsEntries(task: Task, step?: TaskStep): Promise<TarEntry[]> {
+  const cache = cacheFor(testsTrees, task);
+  let p = cache.get(step);
   if (!p) {
-    p = treeEntries(task.paths.testsDir, TESTS_STAGE, 0, 0);
-    p.catch(() => testsTrees.delete(task));
-    testsTrees.set(task, p);
+    p = (async () => {
+      const root = await isDir(task.paths.testsDir) ? await treeEntries(task.paths.testsDir, TESTS_STAGE, 0, 0) : [];
+      if (!step?.testsDir) return root;
+      const own = await treeEntries(step.testsDir, TESTS_STAGE, 0, 0);
+      return root.length ? [...root, ...own.slice(1)] : own;
+    })();
+    p.catch(() => cache.delete(step));
+    cache.set(step, p);
   }
   return p;
 }
-
-const testsTrees = new WeakMap<Task, Promise<TarEntry[]>>();
 
 /**
  * The task's tests/ as an archive without its end-of-archive blocks: the isolated verifier sends it ahead of the
  * working directory's archive in the one `docker cp` into STAGE_DIR.
  */
-export function testsArchivePrefix(task: Task): Promise<Uint8Array> {
-  let p = testsArchives.get(task);
+export function testsArchivePrefix(task: Task, step?: TaskStep): Promise<Uint8Array> {
+  const cache = cacheFor(testsArchives, task);
+  let p = cache.get(step);
   if (!p) {
-    p = testsEntries(task).then((entries) => {
+    p = testsEntries(task, step).then((entries) => {
       const tar = tarArchive(entries);
       return tar.subarray(0, tar.length - 1024);
     });
-    p.catch(() => testsArchives.delete(task));
-    testsArchives.set(task, p);
+    p.catch(() => cache.delete(step));
+    cache.set(step, p);
   }
   return p;
 }
 
-const testsArchives = new WeakMap<Task, Promise<Uint8Array>>();
+type PerStep<T> = Map<TaskStep | undefined, Promise<T>>;
+const testsTrees = new WeakMap<Task, PerStep<TarEntry[]>>();
+const testsArchives = new WeakMap<Task, PerStep<Uint8Array>>();
+
+function cacheFor<T>(caches: WeakMap<Task, PerStep<T>>, task: Task): PerStep<T> {
+  let c = caches.get(task);
+  if (!c) caches.set(task, c = new Map());
+  return c;
+}
+
+async function isDir(p: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(p)).isDirectory;
+  } catch {
+    return false;
+  }
+}

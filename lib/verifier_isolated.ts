@@ -23,17 +23,17 @@ export async function verifyIsolated(v: Verification, finalMessage: string): Pro
       return v.fail((e as Error).message);
     }
     const t1 = performance.now();
-    const copied = await streamWorkdir(box, vbox.id, await testsArchivePrefix(task));
+    const copied = await streamWorkdir(box, vbox.id, await testsArchivePrefix(task, v.opts.step));
     if (copied) return v.fail(copied);
     v.timings.copy = performance.now() - t1;
     const plan = {
       cwd: box.workdir,
-      capture: Boolean(task.config.verifier.capture),
+      capture: Boolean(v.cfg.capture),
       stage: STAGE_DIR,
       tests: { to: "/tests", fresh: false },
       workdir: box.workdir,
     };
-    return await v.run(docker, vbox.id, plan, scriptInput(finalMessage, capture), task.config.verifier.user ?? "");
+    return await v.run(docker, vbox.id, plan, scriptInput(finalMessage, capture), v.cfg.user ?? "", v.cfg.env);
   } finally {
     dropLater(box, vbox?.id ?? (await pending.catch(() => undefined))?.id);
   }

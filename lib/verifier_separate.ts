@@ -61,13 +61,13 @@ export async function verifySeparate(v: Verification, finalMessage: string): Pro
     v.timings.copy = performance.now() - t1;
     const plan = {
       cwd: vbox.workdir,
-      capture: Boolean(task.config.verifier.capture),
+      capture: Boolean(v.cfg.capture),
       stage: STAGE_DIR,
       tests: vbox.testsIntoWorkdir ? { to: vbox.workdir, fresh: false } : undefined,
       artifacts: paths,
     };
-    const user = task.config.verifier.user ?? vbox.user;
-    return await v.run(box.docker, vbox.id, plan, scriptInput(finalMessage, capture), user);
+    const user = v.cfg.user ?? vbox.user;
+    return await v.run(box.docker, vbox.id, plan, scriptInput(finalMessage, capture), user, v.cfg.env);
   } finally {
     dropLater(box, vbox?.id ?? (await pending.catch(() => undefined))?.id);
   }

@@ -17,7 +17,7 @@ export async function verifyShared(v: Verification, finalMessage: string): Promi
   if (!await box.running()) {
     // The agent stopped its container (`kill -9 -1`): its files are intact, so the tests judge what it left, in the
     // container started again (its processes are gone). A live-state capture cannot be taken any more.
-    if (task.config.verifier.capture) {
+    if (v.cfg.capture) {
       return v.fail("the agent's container is not running, so it cannot be captured", { container_dead: 1 });
     }
     const r = await docker.call(["start", box.id], { timeoutMs: 60_000 });
@@ -30,7 +30,7 @@ export async function verifyShared(v: Verification, finalMessage: string): Promi
   const t1 = performance.now();
   // A random stage name: nothing the agent planted beforehand can be merged into it.
   const stage = `.pgs-verify-${crypto.randomUUID().replaceAll("-", "")}`;
-  const entries = (await testsEntries(task)).map((e) => ({ ...e, name: `${stage}/${e.name}` }));
+  const entries = (await testsEntries(task, v.opts.step)).map((e) => ({ ...e, name: `${stage}/${e.name}` }));
   const tar = tarArchive([{ name: stage, type: "dir", mode: 0o700, uid: 0, gid: 0 }, ...entries]);
   const put = await docker.call(["cp", "-", `${box.id}:/`], { stdin: tar });
   if (put.code !== 0) return v.fail(`cannot copy tests/ into the agent's container: ${put.stderr.trim()}`);
@@ -38,11 +38,11 @@ export async function verifyShared(v: Verification, finalMessage: string): Promi
 
   const plan = {
     cwd: box.workdir,
-    capture: Boolean(task.config.verifier.capture),
+    capture: Boolean(v.cfg.capture),
     stage: `/${stage}`,
     tests: { to: "/tests", fresh: true },
   };
   // Harbor runs test.sh as [verifier] user, else as the container's default user (the image's USER).
-  const user = task.config.verifier.user ?? box.image.user;
-  return await v.run(docker, box.id, plan, scriptInput(finalMessage, capture), user, task.config.verifier.env);
+  const user = v.cfg.user ?? box.image.user;
+  return await v.run(docker, box.id, plan, scriptInput(finalMessage, capture), user, v.cfg.env);
 }

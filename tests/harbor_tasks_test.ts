@@ -19,6 +19,7 @@ const EXPECTED: Record<string, { mode: VerifierMode; isolatedValid: boolean }> =
   "shared-state": { mode: "shared", isolatedValid: false }, // /tmp and /logs/artifacts
   "separate-verifier": { mode: "separate", isolatedValid: false }, // the grader lives in tests/Dockerfile's image
   "outbox-state": { mode: "shared", isolatedValid: true }, // only a misbehaving agent tells the modes apart
+  "multi-step": { mode: "shared", isolatedValid: true }, // [[steps]]: each step verified, gated, then the mean
 };
 
 function explain(r: CheckResult): string {
@@ -70,6 +71,7 @@ dockerTest(
     assert.deepEqual(wd, {
       "agent-user": "/app",
       "inherited-workdir": "/srv/project", // only the base image knows it
+      "multi-step": "/app",
       "outbox-state": "/app",
       "separate-verifier": "/app",
       "shared-state": "/app",

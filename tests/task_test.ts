@@ -121,12 +121,12 @@ Deno.test("loadTask: Harbor layouts pgs cannot run are refused in one line namin
   await withTree({ ...windows, "instruction.md": "x" }, async (root) => {
     await rejectsTask(loadTask(root), /task\.toml:2: environment\.os = "windows" is not supported/);
   });
-  await withTree({ ...plain, "task.toml": `[[steps]]\nname = "a"\n` }, async (root) => {
-    await rejectsTask(
-      loadTask(root),
-      `${shown(path.join(root, "task.toml"))}: multi-step tasks ([[steps]]) are not supported yet`,
-    );
-  });
+  await withTree(
+    { ...plain, "task.toml": `[environment]\ndocker_image = "i"\n[[steps]]\nname = "a"\n` },
+    async (root) => {
+      await rejectsTask(loadTask(root), `${shown(path.join(root, "steps/a/instruction.md"))}: missing (step a)`);
+    },
+  );
   // A separate verifier owns /tests/test.sh; it needs an image instead.
   const separate = { "task.toml": `[verifier]\nenvironment_mode = "separate"\n[environment]\n`, "instruction.md": "x" };
   await withTree({ ...separate, "environment/Dockerfile": "FROM x\n", "tests/x": "" }, async (root) => {
@@ -143,6 +143,37 @@ Deno.test("loadTask: Harbor layouts pgs cannot run are refused in one line namin
       assert.equal(t.paths.testsDockerfile, path.join(root, "tests/Dockerfile"));
     },
   );
+});
+
+Deno.test("loadTask: [[steps]]: per-step instruction, workdir, setup.sh, tests and solution (else the task's)", async () => {
+  const files = {
+    "task.toml": `[environment]\ndocker_image = "i"\n[[steps]]\nname = "one"\n[[steps]]\nname = "two"\n`,
+    "steps/one/instruction.md": "First.\n",
+    "steps/one/workdir/setup.sh": "true",
+    "steps/one/tests/test.sh": "exit 0",
+    "steps/one/solution/solve.sh": "true",
+    "steps/two/instruction.md": "Second.\n",
+    "solution/solve.sh": "true",
+  };
+  await withTree(files, async (root) => {
+    await rejectsTask(
+      loadTask(root),
+      `${shown(path.join(root, "steps/two/tests/test.sh"))}: missing, and there is no tests/test.sh (step two)`,
+    );
+  });
+  await withTree({ ...files, "tests/test.sh": "exit 0" }, async (root) => {
+    const t = await loadTask(root);
+    assert.equal(t.instruction, "First.\n", "no root instruction.md: the first step's");
+    const [one, two] = t.steps!;
+    assert.equal(one.workdir, path.join(root, "steps/one/workdir"));
+    assert.equal(one.setupSh, path.join(root, "steps/one/workdir/setup.sh"));
+    assert.equal(one.testsDir, path.join(root, "steps/one/tests"));
+    assert.equal(one.solveSh, path.join(root, "steps/one/solution/solve.sh"));
+    assert.equal(two.instruction, "Second.\n");
+    assert.equal(two.workdir, undefined);
+    assert.equal(two.testsDir, undefined);
+    assert.equal(two.solveSh, path.join(root, "solution/solve.sh"), "no steps/two/solution/: the task's oracle");
+  });
 });
 
 Deno.test("loadTask: a plain Harbor task's environment/ files go into the workdir when there is no Dockerfile", async () => {

@@ -139,6 +139,22 @@ export class ProfileEpisode {
     return first;
   }
 
+  /**
+   * Goes on after the stop rule ended a step of a multi-step task: the next instruction becomes the next user turn
+   * (the plain instruction, in the profile's content shape), and the stop rule applies afresh. Returns that message.
+   */
+  continueWith(instruction: string): ChatMessage {
+    this.#done = false;
+    this.#pendingFlag = false;
+    this.#formatStreak = 0;
+    this.session.stopped = undefined;
+    this.session.state.delete("submit.reviewed");
+    const parts = this.profile.userParts || this.profile.userContent === "parts";
+    const msg: ChatMessage = { role: "user", content: parts ? [{ type: "text", text: instruction }] : instruction };
+    this.messages.push(msg);
+    return msg;
+  }
+
   /** The answer by the profile's rule: what the stop captured, else (or always) the last assistant text. */
   answer(): string {
     const rule = this.profile.answer;
