@@ -59,7 +59,9 @@ export type { WorkdirLayer } from "./lib/workdir_image.ts";
 export { parseReward, type Reward } from "./lib/reward.ts";
 export { type HarborRow, harborRows, type RowMessage, type RowsOptions, writeJsonl } from "./lib/rows.ts";
 export { Sandbox, type SandboxOptions, type StartTimings } from "./lib/sandbox.ts";
-export { findTasks, loadTask, type Task, type TaskPaths } from "./lib/task.ts";
+export { findTasks, loadTask, type Task, type TaskPaths, type TaskStep } from "./lib/task.ts";
+export { combineSteps, passesGate, startStep, type StepOutcome, type StepsScore } from "./lib/steps.ts";
+export { type ExportedTask, exportSteps } from "./lib/export_steps.ts";
 export {
   type AgentConfig,
   type ArtifactConfig,
