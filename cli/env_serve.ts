@@ -29,8 +29,9 @@ Options:
   --seed N                  seed of the profile draw (default 0)
   --chat-template-kwargs J  JSON object: the model's chat-template kwargs (lowest precedence)
   --images JSON             task image → replacement, e.g. '{"my-base:1": "my-base:1-tmux"}'
-  --verifier-mode M         where the tests run, for every task: isolated, shared or separate (default: the task's
-                            environment_mode, else isolated for the spec's layout, else Harbor's shared)
+  --verifier-mode M         where the tests run, for every task: isolated, shared, separate or
+                            snapshot (default: the task's environment_mode, else isolated for the spec's layout,
+                            else Harbor's shared; see the README)
   --max-output N            characters of command output kept where a profile has no limit (default 16000)
   --idle-timeout SEC        close episodes idle this long (default 600)
   --max-episodes N          episodes open at once; more get HTTP 429 (default 256)

@@ -34,8 +34,9 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
   --redo                     discard finished episodes in --out and run everything again
   --request-timeout SEC      seconds one model request may take (default 600)
   --pass-threshold X         a reward at or above X passes (default 1)
-  --verifier-mode M          where the tests run, for every task: isolated, shared or separate (default: the task's
-                             environment_mode, else isolated for the spec's layout, else Harbor's shared; see README)
+  --verifier-mode M          where the tests run, for every task: isolated, shared, separate or
+                             snapshot (default: the task's environment_mode, else isolated for the spec's layout,
+                             else Harbor's shared; see the README)
   --profiles-module FILE     a module registering more profiles
   --json                     print summary.json to stdout at the end
   -h, --help                 this help

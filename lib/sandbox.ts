@@ -124,7 +124,7 @@ export class Sandbox {
       "-c",
       "sleep infinity",
     ];
-    const verifier = opts.prepareVerifier === false || mode === "shared"
+    const verifier = opts.prepareVerifier === false || mode === "shared" || mode === "snapshot"
       ? undefined
       : mode === "separate"
       ? createSeparateVerifier(store, task)

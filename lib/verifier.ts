@@ -10,6 +10,7 @@ import { Verification, type VerifyOptions, type VerifyResult } from "./verificat
 import { verifyIsolated } from "./verifier_isolated.ts";
 import { verifySeparate } from "./verifier_separate.ts";
 import { verifyShared } from "./verifier_shared.ts";
+import { verifySnapshot } from "./verifier_snapshot.ts";
 
 export type { VerifyOptions, VerifyResult } from "./verification.ts";
 
@@ -21,6 +22,8 @@ export function verify(box: Sandbox, finalMessage: string, opts: VerifyOptions =
       return verifyShared(v, finalMessage);
     case "separate":
       return verifySeparate(v, finalMessage);
+    case "snapshot":
+      return verifySnapshot(v, finalMessage);
     default:
       return verifyIsolated(v, finalMessage);
   }

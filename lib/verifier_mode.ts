@@ -2,11 +2,12 @@
  * Where a task's tests run. `isolated`: the spec's clean container from the pristine image holding only a copy of the
  * working directory. `shared`: Harbor's default, in the agent's own container after the episode. `separate`: Harbor's
  * separate verifier environment (built from `tests/` or `[verifier.environment]`), with the artifacts copied across.
+ * `snapshot` (never a default): a fresh container of the agent's committed container, with no agent process alive.
  */
 import type { Task } from "./task.ts";
 
 /** The verifier modes, in the order `--help` lists them. */
-export const VERIFIER_MODES = ["isolated", "shared", "separate"] as const;
+export const VERIFIER_MODES = ["isolated", "shared", "separate", "snapshot"] as const;
 
 /** A verifier mode. */
 export type VerifierMode = typeof VERIFIER_MODES[number];

@@ -26,13 +26,28 @@ export async function verifyShared(v: Verification, finalMessage: string): Promi
   }
   const capture = await v.capture();
   if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
+  return await testIn(v, box.id, finalMessage, capture);
+}
 
+/**
+ * Runs the task's tests in `container`, which holds the agent's state (its own container, or a snapshot of it):
+ * /tests copied in now under a random stage name, /logs/verifier made anew, test.sh in the working directory.
+ */
+export async function testIn(
+  v: Verification,
+  container: string,
+  finalMessage: string,
+  capture: Uint8Array,
+): Promise<VerifyResult> {
+  const box = v.box;
+  const task = box.task;
+  const docker = box.docker;
   const t1 = performance.now();
   // A random stage name: nothing the agent planted beforehand can be merged into it.
   const stage = `.pgs-verify-${crypto.randomUUID().replaceAll("-", "")}`;
   const entries = (await testsEntries(task, v.opts.step)).map((e) => ({ ...e, name: `${stage}/${e.name}` }));
   const tar = tarArchive([{ name: stage, type: "dir", mode: 0o700, uid: 0, gid: 0 }, ...entries]);
-  const put = await docker.call(["cp", "-", `${box.id}:/`], { stdin: tar });
+  const put = await docker.call(["cp", "-", `${container}:/`], { stdin: tar });
   if (put.code !== 0) return v.fail(`cannot copy tests/ into the agent's container: ${put.stderr.trim()}`);
   v.timings.copy = performance.now() - t1;
 
@@ -44,5 +59,5 @@ export async function verifyShared(v: Verification, finalMessage: string): Promi
   };
   // Harbor runs test.sh as [verifier] user, else as the container's default user (the image's USER).
   const user = v.cfg.user ?? box.image.user;
-  return await v.run(docker, box.id, plan, scriptInput(finalMessage, capture), user, v.cfg.env);
+  return await v.run(docker, container, plan, scriptInput(finalMessage, capture), user, v.cfg.env);
 }

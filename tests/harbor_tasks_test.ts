@@ -11,15 +11,16 @@ import { findTasks } from "../lib/task.ts";
 import type { VerifierMode } from "../lib/verifier_mode.ts";
 import { dockerTest, HARBOR_FIXTURES, harborFixtureImages } from "./docker_helpers.ts";
 
-/** Per fixture: its own mode, and whether it stays valid when forced into isolated. */
-const EXPECTED: Record<string, { mode: VerifierMode; isolatedValid: boolean }> = {
-  "workdir-app": { mode: "shared", isolatedValid: true }, // WORKDIR /app, relative writes and reads
-  "inherited-workdir": { mode: "shared", isolatedValid: true }, // WORKDIR from the base image
-  "agent-user": { mode: "shared", isolatedValid: false }, // /logs/agent stays in the agent's container
-  "shared-state": { mode: "shared", isolatedValid: false }, // /tmp and /logs/artifacts
-  "separate-verifier": { mode: "separate", isolatedValid: false }, // the grader lives in tests/Dockerfile's image
-  "outbox-state": { mode: "shared", isolatedValid: true }, // only a misbehaving agent tells the modes apart
-  "multi-step": { mode: "shared", isolatedValid: true }, // [[steps]]: each step verified, gated, then the mean
+/** Per fixture: its own mode, and whether it stays valid when forced into isolated, and into snapshot. */
+const EXPECTED: Record<string, { mode: VerifierMode; isolated: boolean; snapshot: boolean }> = {
+  "workdir-app": { mode: "shared", isolated: true, snapshot: true }, // WORKDIR /app, relative writes and reads
+  "inherited-workdir": { mode: "shared", isolated: true, snapshot: true }, // WORKDIR from the base image
+  "agent-user": { mode: "shared", isolated: false, snapshot: true }, // /logs/agent stays in the agent's container
+  "shared-state": { mode: "shared", isolated: false, snapshot: true }, // /tmp and /logs/artifacts
+  "separate-verifier": { mode: "separate", isolated: false, snapshot: false }, // the grader is in tests/Dockerfile
+  "outbox-state": { mode: "shared", isolated: true, snapshot: true }, // only a misbehaving agent tells them apart
+  "multi-step": { mode: "shared", isolated: true, snapshot: true }, // [[steps]]: verified per step, gated, mean
+  "service-running": { mode: "shared", isolated: false, snapshot: false }, // a live server: only shared keeps it
 };
 
 function explain(r: CheckResult): string {
@@ -47,17 +48,22 @@ dockerTest("harbor tasks: every fixture is valid in its own verifier mode", asyn
   }
 });
 
-dockerTest("harbor tasks: forced into isolated, the tasks that need the agent's container fail", async (docker) => {
-  await harborFixtureImages(docker);
-  for (const [name, r] of await check("isolated")) {
-    assert.equal(r.verifierMode, "isolated", name);
-    assert.equal(r.valid, EXPECTED[name].isolatedValid, `${name}: ${explain(r)}`);
-    if (!r.valid) {
-      assert.equal(r.oracle?.error, undefined, `${name} fails on its reward, not on infrastructure`);
-      assert.ok(r.oracle!.reward! < 1, name);
-    }
-  }
-});
+for (const forced of ["isolated", "snapshot"] as const) {
+  dockerTest(
+    `harbor tasks: forced into ${forced}, the tasks that need what it drops fail on their reward`,
+    async (docker) => {
+      await harborFixtureImages(docker);
+      for (const [name, r] of await check(forced)) {
+        assert.equal(r.verifierMode, forced, name);
+        assert.equal(r.valid, EXPECTED[name][forced], `${name}: ${explain(r)}`);
+        if (!r.valid) {
+          assert.equal(r.oracle?.error, undefined, `${name} fails on its reward, not on infrastructure`);
+          assert.ok(r.oracle!.reward! < 1, name);
+        }
+      }
+    },
+  );
+}
 
 dockerTest(
   "harbor rows: the system prompt names each task's working directory, from the image when need be",
@@ -72,6 +78,7 @@ dockerTest(
       "agent-user": "/app",
       "inherited-workdir": "/srv/project", // only the base image knows it
       "multi-step": "/app",
+      "service-running": "/srv/www",
       "outbox-state": "/app",
       "separate-verifier": "/app",
       "shared-state": "/app",

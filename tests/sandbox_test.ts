@@ -203,6 +203,30 @@ dockerTest("sandbox: a healthcheck that passes after setup starts the box", asyn
   );
 });
 
+dockerTest(
+  "sandbox: gpus gets --gpus where the engine has the nvidia runtime, else a start error saying so",
+  async (docker) => {
+    const toml = `[environment]\ndocker_image = "${BASE_IMAGE}"\ngpus = 1\n`;
+    const info = await docker.ok(["info", "--format", "{{json .Runtimes}}"], "info");
+    await withTask({ "task.toml": toml }, async (task) => {
+      if (info.includes('"nvidia"')) {
+        await withBox(task, new ImageStore(docker), async (box) => {
+          const req = (await inspect(docker, box.id)).HostConfig.DeviceRequests;
+          assert.equal(req?.[0]?.Count, 1);
+        });
+      } else {
+        await assert.rejects(
+          Sandbox.start(task, new ImageStore(docker)),
+          (e: Error) =>
+            e instanceof InfraError &&
+            /environment\.gpus = 1, but the Docker engine has no GPU runtime/.test(e.message),
+        );
+        assert.deepEqual(await containersWith(docker, `pgs.task=${task.name}`), []);
+      }
+    });
+  },
+);
+
 dockerTest("sandbox: a fork bomb is held by pids_limit", async (docker) => {
   const toml = `[environment]\ndocker_image = "${BASE_IMAGE}"\npids_limit = 64\n`;
   await withTask({ "task.toml": toml }, async (task) => {

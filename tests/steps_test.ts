@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { HarborEnv } from "../lib/harbor_env.ts";
+import { oraclePolicy } from "../lib/eval/policy.ts";
+import { runEpisodes } from "../lib/eval/run_episodes.ts";
 import type { ToolCall } from "../lib/harness/types.ts";
 import { combineSteps, passesGate, type StepOutcome } from "../lib/steps.ts";
 import type { Task, TaskStep } from "../lib/task.ts";
@@ -108,3 +110,26 @@ dockerTest("steps: a failed min_reward gate ends the task at that step", async (
     await ep.close();
   }
 });
+
+dockerTest(
+  "steps: the oracle policy plays each step's solve.sh through a profile's own tools (runEpisodes)",
+  async (docker) => {
+    await harborFixtureImages(docker);
+    const rows = ["opencode", "mini-swe-agent", "palingenesis-default@1"].map((p) => ({
+      task_dir: path.join(HARBOR_FIXTURES, "multi-step"),
+      harness_profile: p,
+    }));
+    const groups = await runEpisodes(oraclePolicy(), rows, {}, { maxConcurrent: 3 });
+    for (const [t] of groups) {
+      assert.equal(t.exit_status, "stop_rule", t.profile);
+      assert.equal(t.reward, 1, `${t.profile}: ${t.error}`);
+      assert.equal(t.verifier_mode, "shared");
+      assert.equal(t.metrics["metric/step/implement"], 1, t.profile);
+      const users = t.messages.filter((m) => m.role === "user").map((m) => JSON.stringify(m.content));
+      assert.ok(
+        users.some((u) => u.includes("define add(a, b)")),
+        `${t.profile}: the second instruction is a user turn`,
+      );
+    }
+  },
+);

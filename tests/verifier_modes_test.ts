@@ -131,6 +131,29 @@ dockerTest(
 );
 
 dockerTest(
+  "shared vs snapshot: a background writer the agent left can forge a shared reward, never a snapshot's",
+  async (docker) => {
+    const files = {
+      "task.toml": `[environment]\ndocker_image = "pgs-base:1"\n`,
+      // The honest verdict is 0; the agent's writer keeps planting 1 while the tests run.
+      "tests/test.sh": "#!/bin/bash\necho 0 > /logs/verifier/reward.txt\ntouch /logs/verifier/written\nsleep 3\n",
+    };
+    // It waits for the tests' own verdict, then overwrites it once (no race with the read that follows).
+    const writer = "nohup sh -c 'until [ -e /logs/verifier/written ]; do sleep 0.1; done; " +
+      "echo 1 > /logs/verifier/reward.txt' > /dev/null 2>&1 &";
+    await withTask(files, async (dir) => {
+      const shared = await episodeIn(docker, dir, "shared", [writer]);
+      assert.equal(shared.reward, 1, "shared mode's documented limit: live processes keep running during the tests");
+      const snapshot = await episodeIn(docker, dir, "snapshot", [writer]);
+      assert.equal(snapshot.mode, "snapshot");
+      assert.equal(snapshot.reward, 0, "no process of the agent's is alive in the snapshot");
+    });
+    const left = await docker.call(["images", "-q", "--filter", "reference=pgs-snapshot"]);
+    assert.equal(left.stdout.length, 0, "the snapshot image is removed");
+  },
+);
+
+dockerTest(
   "shared: a container the agent stopped is started again and its files judged (container_dead)",
   async (docker) => {
     const files = {

@@ -106,21 +106,25 @@ export function scriptPolicy(turns: Turn[], name = "script"): Policy {
   };
 }
 
-/** Solves each task with its solution/solve.sh through the profile's own shell tool and stop rule. */
+/**
+ * Solves each task with its solution/solve.sh through the profile's own shell tool and stop rule; a multi-step task
+ * step by step, with each step's own solve.sh.
+ */
 export function oraclePolicy(): Policy {
-  const running = new WeakMap<HarborEpisode, AsyncGenerator<OracleTurn, string>>();
+  const running = new WeakMap<HarborEpisode, { step: number; gen: AsyncGenerator<OracleTurn, string> }>();
   return {
     name: "oracle",
     async turn(req) {
       const ep = req.episode;
-      let gen = running.get(ep);
-      if (!gen) {
-        const solve = ep.task.paths.solveSh;
+      let cur = running.get(ep);
+      if (!cur || cur.step !== ep.stepIndex) {
+        const step = ep.task.steps?.[ep.stepIndex];
+        const solve = step ? step.solveSh : ep.task.paths.solveSh;
         if (!solve) throw new PolicyError(`${ep.task.name}: no solution/solve.sh for the oracle`, "infra");
-        gen = oracleTurns(ep.episode, await Deno.readTextFile(solve));
-        running.set(ep, gen);
+        cur = { step: ep.stepIndex, gen: oracleTurns(ep.episode, await Deno.readTextFile(solve)) };
+        running.set(ep, cur);
       }
-      const r = await gen.next();
+      const r = await cur.gen.next();
       return r.done ? { content: r.value } : r.value;
     },
     end(ep) {

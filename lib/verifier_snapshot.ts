@@ -1,0 +1,34 @@
+/**
+ * The snapshot verifier, a hardened variant of Harbor's shared mode: the agent's container is committed into an
+ * image and the tests run in a fresh container of it. The system state the agent left counts (/tmp, /var/log,
+ * installed packages, /logs/artifacts), while no process of the agent's is alive to interfere with the tests, which
+ * also means a service the agent was asked to leave running is gone.
+ */
+import { removeContainer } from "./hygiene.ts";
+import { type Verification, type VerifyResult } from "./verification.ts";
+import { startVerifierContainer } from "./verifier_container.ts";
+import { testIn } from "./verifier_shared.ts";
+
+/** Verifies `v`'s episode in a fresh container of a snapshot of the agent's. */
+export async function verifySnapshot(v: Verification, finalMessage: string): Promise<VerifyResult> {
+  const box = v.box;
+  const docker = box.docker;
+  const capture = await v.capture();
+  if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
+  if (!await box.running()) v.extra.container_dead = 1; // a stopped container commits all the same
+  const t0 = performance.now();
+  const tag = `pgs-snapshot:${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const commit = await docker.call(["commit", box.id, tag], { timeoutMs: 300_000 });
+  if (commit.code !== 0) return v.fail(`cannot snapshot the agent's container: ${commit.stderr.trim()}`);
+  let id: string | undefined;
+  try {
+    id = await startVerifierContainer(docker, box.task, tag, box.task.config.environment, box.workdir);
+    v.timings.copy = performance.now() - t0;
+    return await testIn(v, id, finalMessage, capture);
+  } catch (e) {
+    return v.fail((e as Error).message);
+  } finally {
+    if (id) await removeContainer(docker, id);
+    await docker.call(["rmi", "-f", tag]);
+  }
+}
