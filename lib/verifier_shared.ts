@@ -12,7 +12,6 @@ import { testsEntries } from "./verifier_container.ts";
 /** Verifies `v`'s episode in the agent's container. */
 export async function verifyShared(v: Verification, finalMessage: string): Promise<VerifyResult> {
   const box = v.box;
-  const task = box.task;
   const docker = box.docker;
   if (!await box.running()) {
     // The agent stopped its container (`kill -9 -1`): its files are intact, so the tests judge what it left, in the

@@ -5,7 +5,7 @@
  * also means a service the agent was asked to leave running is gone.
  */
 import { removeContainer } from "./hygiene.ts";
-import { type Verification, type VerifyResult } from "./verification.ts";
+import type { Verification, VerifyResult } from "./verification.ts";
 import { startVerifierContainer } from "./verifier_container.ts";
 import { testIn } from "./verifier_shared.ts";
 
