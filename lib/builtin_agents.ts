@@ -62,7 +62,11 @@ export async function runBuiltin(
         const where = step ? `steps/${step.config.name}/solution/solve.sh (or solution/solve.sh)` : "solution/solve.sh";
         if (!solveSh) throw new InfraError(`${task.name}: ${where} is missing`, "oracle");
         await box.stageDir(solveSh.replace(/\/solve\.sh$/, ""), "/solution");
-        const r = await box.exec("bash /solution/solve.sh", {
+        // As Harbor's oracle runs it (`bash -c "(/solution/solve.sh) ..."`): its shebang decides (a Python solve.sh
+        // runs as Python), and bash reads one without any.
+        const run = "chmod +x /solution/solve.sh 2>/dev/null; " +
+          "if command -v bash >/dev/null 2>&1; then exec bash -c /solution/solve.sh; else exec /solution/solve.sh; fi";
+        const r = await box.exec(run, {
           shell: "sh",
           timeoutSec: (step?.config.agent ?? task.config.agent).timeoutSec,
           env: { DEBIAN_FRONTEND: "noninteractive", ...task.config.solution.env },

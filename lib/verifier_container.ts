@@ -87,7 +87,9 @@ export function prepareScript(plan: ScriptPlan, user?: string): string {
 export function testScript(cwd: string): string {
   return [
     `cd ${shQuote(cwd)} 2>/dev/null || cd /`,
-    `/tests/test.sh > /logs/verifier/test-stdout.txt 2>&1; echo "PGS-EXIT $?"`,
+    // As Harbor runs it, `bash -c "(/tests/test.sh) > ..."`: its shebang decides, and bash reads one without any.
+    `if command -v bash >/dev/null 2>&1; then bash -c /tests/test.sh; else /tests/test.sh; fi \\`,
+    `  > /logs/verifier/test-stdout.txt 2>&1; echo "PGS-EXIT $?"`,
     `for f in reward.json reward.txt test-stdout.txt; do`,
     `  p=/logs/verifier/$f; [ -f "$p" ] || continue`,
     `  s=$(wc -c < "$p"); [ $f = test-stdout.txt ] && [ "$s" -gt ${TAIL_BYTES} ] && s=${TAIL_BYTES}`,

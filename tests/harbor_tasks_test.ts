@@ -9,7 +9,7 @@ import { type CheckResult, checkTasks } from "../lib/check.ts";
 import { harborRows } from "../lib/rows.ts";
 import { findTasks } from "../lib/task.ts";
 import type { VerifierMode } from "../lib/verifier_mode.ts";
-import { dockerTest, HARBOR_FIXTURES, harborFixtureImages } from "./docker_helpers.ts";
+import { dockerTest, HARBOR_FIXTURES, harborFixtureImages, makeTask, removeTask } from "./docker_helpers.ts";
 
 /** Per fixture: its own mode, and whether it stays valid when forced into isolated, and into snapshot. */
 const EXPECTED: Record<string, { mode: VerifierMode; isolated: boolean; snapshot: boolean }> = {
@@ -84,5 +84,25 @@ dockerTest(
       "shared-state": "/app",
       "workdir-app": "/app",
     });
+  },
+);
+
+dockerTest(
+  "harbor check: solve.sh and test.sh run by their shebang (Python), and bash reads one without any",
+  async () => {
+    const dir = await makeTask({
+      "task.toml": `[environment]\ndocker_image = "pgs-base:1"\n`,
+      "solution/solve.sh": "#!/usr/bin/env python3\nopen('out.txt', 'w').write('py')\nprint('solved')\n",
+      // No shebang, and bash syntax: Harbor's `bash -c` reads it as bash, where /bin/sh would not.
+      "tests/test.sh":
+        "if [[ $(cat /workdir/out.txt) == py ]]; then echo 1; else echo 0; fi > /logs/verifier/reward.txt\n",
+    });
+    try {
+      const [r] = await checkTasks([dir]);
+      assert.ok(r.valid, explain(r));
+      assert.equal(r.oracle?.agentExitCode, 0);
+    } finally {
+      await removeTask(dir);
+    }
   },
 );

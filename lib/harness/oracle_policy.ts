@@ -37,7 +37,13 @@ export async function* oracleTurns(ep: ProfileEpisode, solveSh: string): AsyncGe
   if (ep.profile.protocol.kind === "terminus_json") return yield* keystrokeTurns(ep, solveSh);
   const shell = ep.profile.shell;
   if (!shell) throw new Error(`oracle: profile ${ep.profile.name} declares no shell tool`);
-  const command = `bash <<'PGS_ORACLE_EOF' > ${OUT}; cat ${OUT}\n${solveSh}\nPGS_ORACLE_EOF`;
+  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(solveSh);
+  const interpreter = shebang ? (shebang[1].endsWith("/env") ? shebang[2] ?? "" : shebang[1]) : "bash";
+  // A shell script is fed to bash as before; another interpreter's (`#!/usr/bin/env python3`) runs from a file, as
+  // Harbor's oracle runs solve.sh by its shebang.
+  const command = /(^|\/)(ba)?sh$/.test(interpreter)
+    ? `bash <<'PGS_ORACLE_EOF' > ${OUT}; cat ${OUT}\n${solveSh}\nPGS_ORACLE_EOF`
+    : `cat > ${OUT}.x <<'PGS_ORACLE_EOF'\n${solveSh}\nPGS_ORACLE_EOF\nchmod +x ${OUT}.x; ${OUT}.x > ${OUT}; cat ${OUT}`;
   yield turnFor(ep, shell.tool, { [shell.arg]: command });
   const answer = await read(ep.session.box, OUT).catch(() => "");
   const stop = ep.profile.stop;
