@@ -3,7 +3,7 @@ import type { Docker } from "./docker.ts";
 import { removeContainer } from "./hygiene.ts";
 import { parseReward } from "./reward.ts";
 import type { Sandbox } from "./sandbox.ts";
-import { parseFrames, prepareScript, type ScriptPlan, testScript } from "./verifier_container.ts";
+import { parseFrames, prepareScript, type ScriptPlan, testScript, type VerifierBox } from "./verifier_container.ts";
 import type { VerifierMode } from "./verifier_mode.ts";
 import type { TaskStep } from "./task.ts";
 import type { VerifierConfig } from "./task_config.ts";
@@ -144,6 +144,30 @@ const enc = new TextEncoder();
 export function scriptInput(finalMessage: string, capture: Uint8Array): Uint8Array {
   const msg = enc.encode(finalMessage);
   return new Uint8Array([...enc.encode(`${msg.length}\n`), ...msg, ...capture]);
+}
+
+/**
+ * Runs `fn` with a verifier container made ahead (`pending`) and the live capture, failing the verification when
+ * either cannot be had; the container is removed afterwards on every path, off the critical path.
+ */
+export async function inVerifierBox<B extends VerifierBox>(
+  v: Verification,
+  pending: Promise<B>,
+  fn: (vbox: B, capture: Uint8Array) => Promise<VerifyResult>,
+): Promise<VerifyResult> {
+  let vbox: B | undefined;
+  try {
+    const capture = await v.capture();
+    if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
+    try {
+      vbox = await pending;
+    } catch (e) {
+      return v.fail((e as Error).message);
+    }
+    return await fn(vbox, capture);
+  } finally {
+    dropLater(v.box, vbox?.id ?? (await pending.catch(() => undefined))?.id);
+  }
 }
 
 /** Removes a verifier container off the critical path (tracked, so it is finished at exit if need be). */

@@ -3,8 +3,8 @@
  * from the pristine image (made idle while the episode started), together with tests/ in the same archive.
  */
 import type { Sandbox } from "./sandbox.ts";
-import { dropLater, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
-import { createVerifier, STAGE_DIR, testsArchivePrefix, type VerifierBox } from "./verifier_container.ts";
+import { inVerifierBox, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
+import { createVerifier, STAGE_DIR, testsArchivePrefix } from "./verifier_container.ts";
 
 /** Verifies `v`'s episode in a clean container holding only a copy of its working directory. */
 export async function verifyIsolated(v: Verification, finalMessage: string): Promise<VerifyResult> {
@@ -13,15 +13,7 @@ export async function verifyIsolated(v: Verification, finalMessage: string): Pro
   const docker = box.docker;
   // Taken before anything can fail, so that the container is removed on every path.
   const pending = box.takeVerifier() ?? createVerifier(docker, task, box.image.ref);
-  let vbox: VerifierBox | undefined;
-  try {
-    const capture = await v.capture();
-    if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
-    try {
-      vbox = await pending;
-    } catch (e) {
-      return v.fail((e as Error).message);
-    }
+  return await inVerifierBox(v, pending, async (vbox, capture) => {
     const t1 = performance.now();
     const copied = await streamWorkdir(box, vbox.id, await testsArchivePrefix(task, v.opts.step));
     if (copied) return v.fail(copied);
@@ -34,9 +26,7 @@ export async function verifyIsolated(v: Verification, finalMessage: string): Pro
       workdir: box.workdir,
     };
     return await v.run(docker, vbox.id, plan, scriptInput(finalMessage, capture), v.cfg.user ?? "", v.cfg.env);
-  } finally {
-    dropLater(box, vbox?.id ?? (await pending.catch(() => undefined))?.id);
-  }
+  });
 }
 
 /** Streams the working directory (after `head`, an archive prefix) into STAGE_DIR of `vid`; an error, or undefined. */

@@ -8,7 +8,7 @@ import type { ImageStore } from "./images.ts";
 import type { Sandbox } from "./sandbox.ts";
 import { tarArchive, type TarEntry } from "./tar.ts";
 import type { Task } from "./task.ts";
-import { dropLater, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
+import { inVerifierBox, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
 import { STAGE_DIR, startVerifierContainer, testsEntries, type VerifierBox } from "./verifier_container.ts";
 import { effectiveWorkdirOrRoot } from "./workdir.ts";
 
@@ -45,15 +45,7 @@ export async function verifySeparate(v: Verification, finalMessage: string): Pro
   const box = v.box;
   const task = box.task;
   const pending = (box.takeVerifier() as Promise<SeparateBox> | undefined) ?? createSeparateVerifier(box.store, task);
-  let vbox: SeparateBox | undefined;
-  try {
-    const capture = await v.capture();
-    if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
-    try {
-      vbox = await pending;
-    } catch (e) {
-      return v.fail((e as Error).message);
-    }
+  return await inVerifierBox(v, pending, async (vbox, capture) => {
     const t1 = performance.now();
     const paths = artifactPaths(task);
     const copied = await copyArtifacts(box, vbox, paths);
@@ -68,9 +60,7 @@ export async function verifySeparate(v: Verification, finalMessage: string): Pro
     };
     const user = v.cfg.user ?? vbox.user;
     return await v.run(box.docker, vbox.id, plan, scriptInput(finalMessage, capture), user, v.cfg.env);
-  } finally {
-    dropLater(box, vbox?.id ?? (await pending.catch(() => undefined))?.id);
-  }
+  });
 }
 
 /**
