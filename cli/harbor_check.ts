@@ -15,7 +15,7 @@ below 1. Exit code 1 if any task is invalid.
 Options:
   --workers N   tasks checked at once (default 4)
   --json        print a JSON array: per task name, valid, verifier mode, oracle and nop rewards, metrics, timings,
-                error and hints
+                error, hints and the last 4 kB of each test.sh output
 ${VERIFIER_MODE_HELP}
   -h, --help    this help`;
 
@@ -45,6 +45,8 @@ function json(r: CheckResult) {
     seconds: Math.round(r.seconds * 100) / 100,
     error: r.error ?? null,
     hints: r.hints ?? [],
+    oracle_test_output: r.oracle?.testOutput ?? null,
+    nop_test_output: r.nop?.testOutput ?? null,
   };
 }
 

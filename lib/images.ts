@@ -142,7 +142,11 @@ export class ImageStore {
         }
         if (r.code !== 0) {
           const tail = r.stderr.split("\n").filter((l) => l.trim() && !l.includes("DEPRECATED")).slice(-3).join(" | ");
-          throw new InfraError(`${task.name}: docker build of ${dockerfile} failed: ${tail}`, "build");
+          // The legacy builder (an engine without buildx) refuses BuildKit-only syntax such as COPY --chmod.
+          const hint = /BuildKit/i.test(r.stderr)
+            ? " (this engine builds without BuildKit: install docker-buildx)"
+            : "";
+          throw new InfraError(`${task.name}: docker build of ${dockerfile} failed: ${tail}${hint}`, "build");
         }
         return this.#inspect(tag, task);
       })();

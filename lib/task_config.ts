@@ -361,16 +361,26 @@ function parseSteps(c: Checker, v: unknown, agent: AgentConfig, verifier: Verifi
     }
     if (names.has(name)) c.raise(at, `steps[${i}].name ${JSON.stringify(name)} is used twice`);
     names.add(name);
-    const a = st.agent === undefined
-      ? {}
-      : isTable(st.agent)
-      ? st.agent
-      : c.fail(at, `[${i}].agent must be a table`, st.agent);
-    const vt = st.verifier === undefined
-      ? {}
-      : isTable(st.verifier)
-      ? st.verifier
-      : c.fail(at, `[${i}].verifier must be a table`, st.verifier);
+    const a = c.table(st, ["steps", String(i), "agent"]) ?? {};
+    const vt = c.table(st, ["steps", String(i), "verifier"]) ?? {};
+    // Harbor lets a step choose a separate verifier (its own mode, or a [steps.verifier.environment]); pgs runs every
+    // step's tests in the episode's one container, so such a step is refused rather than scored another way.
+    if (vt.environment_mode === "separate" || (vt.environment !== undefined && vt.environment_mode !== "shared")) {
+      c.raise(
+        ["steps", String(i), "verifier"],
+        `steps[${i}] (${name}): a separate verifier for a step is not supported`,
+      );
+    }
+    if (vt.environment_mode !== undefined && vt.environment_mode !== "shared") {
+      c.fail(
+        ["steps", String(i), "verifier", "environment_mode"],
+        `must be "shared" or "separate"`,
+        vt.environment_mode,
+      );
+    }
+    for (const key of ["collect", "network_mode", "allowed_hosts"]) {
+      if (vt[key] !== undefined) c.notApplied(["steps", String(i), "verifier", key]);
+    }
     const stepAgent = parseAgent(c, a, ["steps", String(i), "agent"], agent);
     // One exec channel per container runs as one user: a step's own agent user cannot be switched to mid-episode.
     if (stepAgent.user !== agent.user) c.notApplied(["steps", String(i), "agent", "user"]);

@@ -74,6 +74,8 @@ export const KNOWN: Record<string, string[]> = {
 };
 KNOWN["verifier.environment"] = KNOWN.environment;
 KNOWN["steps.healthcheck"] = KNOWN["environment.healthcheck"];
+KNOWN["steps.agent"] = KNOWN.agent;
+KNOWN["steps.verifier"] = KNOWN.verifier;
 KNOWN["verifier.environment.healthcheck"] = KNOWN["environment.healthcheck"];
 
 export type NumberKind = "positive" | "non-negative" | "positive integer" | "non-negative integer";

@@ -122,7 +122,9 @@ export function parseFrames(out: Uint8Array): { ready: boolean; exit?: number; f
 
 /**
  * Starts a verifier container idle from `image`, with `limits` and the verifier's network and env, working directory
- * `cwd` (Docker creates it, so a stage there exists however soon the copy comes); returns its id.
+ * `cwd` (Docker creates it, so a stage there exists however soon the copy comes); returns its id. With `entrypoint`
+ * the image's ENTRYPOINT runs first (as Harbor's compose services do: a separate verifier image may start a service
+ * there); otherwise the shell replaces it.
  */
 export async function startVerifierContainer(
   docker: Docker,
@@ -130,6 +132,7 @@ export async function startVerifierContainer(
   image: string,
   limits: EnvironmentConfig,
   cwd: string,
+  entrypoint = false,
 ): Promise<string> {
   const v = task.config.verifier;
   const r = await creatingContainer(docker, () =>
@@ -144,9 +147,7 @@ export async function startVerifierContainer(
       "0",
       "-w",
       cwd,
-      "--entrypoint",
-      "/bin/sh",
-      image,
+      ...(entrypoint ? [image, "/bin/sh"] : ["--entrypoint", "/bin/sh", image]),
       "-c",
       // Idles until the verifier runs its script through `docker exec` (stdin stays open if `sleep` is missing).
       "sleep 2147483647 2>/dev/null || while read -r _; do :; done",

@@ -47,14 +47,16 @@ export function workdirTag(baseId: string, entries: TarEntry[]): string {
 }
 
 /**
- * The folders Harbor gives the agent, `/logs/agent` and `/logs/artifacts`: owned by the agent's user and, as Harbor
- * makes them, writable by every user (a service the agent starts may run as another); `/logs` itself is root's.
+ * The folders Harbor mounts into the agent's container, `/logs/agent`, `/logs/artifacts` and `/logs/verifier`: owned
+ * by the agent's user and, as Harbor makes them, writable by every user (a service the agent starts may run as
+ * another); `/logs` itself is root's. Whatever the agent leaves in `/logs/verifier` is wiped before the tests run.
  */
 export function logsEntries(uid: number, gid: number): TarEntry[] {
   return [
     { name: "logs", type: "dir", mode: 0o755, uid: 0, gid: 0 },
     { name: "logs/agent", type: "dir", mode: 0o777, uid, gid },
     { name: "logs/artifacts", type: "dir", mode: 0o777, uid, gid },
+    { name: "logs/verifier", type: "dir", mode: 0o777, uid, gid },
   ];
 }
 

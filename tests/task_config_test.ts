@@ -488,6 +488,14 @@ env = { B = "2" }
     },
   ]);
   throwsTask(
+    () => parseTaskConfig(`[[steps]]\nname = "a"\n[steps.verifier]\nenvironment_mode = "separate"`, "t.toml", noEnv),
+    /^t\.toml:\d+: steps\[0\] \(a\): a separate verifier for a step is not supported$/,
+  );
+  throwsTask(
+    () => parseTaskConfig(`[[steps]]\nname = "b"\n[steps.verifier.environment]\ndocker_image = "x"`, "t.toml", noEnv),
+    /^t\.toml:\d+: steps\[0\] \(b\): a separate verifier for a step is not supported$/,
+  );
+  throwsTask(
     () => parseTaskConfig(`[[steps]]\nname = "a"\n[[steps]]\nname = "a"`, "t.toml", noEnv),
     't.toml:1: steps[1].name "a" is used twice',
   );

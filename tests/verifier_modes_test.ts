@@ -202,7 +202,7 @@ docker_image = "pgs-fixture-workdir-base:1"
     await withTask(files, async (dir) => {
       // The verifier image must own /tests/test.sh: make one that reports what arrived.
       const report = `#!/bin/bash
-(cd /app && ls -A); cat /etc/conf.d/x; ls -A /logs/artifacts; pwd; ls /logs/agent
+(cd /app && ls -A); cat /etc/conf.d/x; ls -A /logs/artifacts; pwd; ls /logs/agent; cat /tmp/entry-ran
 echo 1 > /logs/verifier/reward.txt
 `;
       const img = await Deno.makeTempDir();
@@ -210,7 +210,13 @@ echo 1 > /logs/verifier/reward.txt
         await Deno.writeTextFile(path.join(img, "test.sh"), report);
         await Deno.writeTextFile(
           path.join(img, "Dockerfile"),
-          "FROM pgs-fixture-workdir-base:1\nCOPY test.sh /tests/test.sh\nRUN chmod +x /tests/test.sh\n",
+          "FROM pgs-fixture-workdir-base:1\nCOPY test.sh entry.sh /tests/\nRUN chmod +x /tests/test.sh /tests/entry.sh\n" +
+            'ENTRYPOINT ["/tests/entry.sh"]\n',
+        );
+        // Harbor's compose services keep the image's ENTRYPOINT (it may start a service the tests need).
+        await Deno.writeTextFile(
+          path.join(img, "entry.sh"),
+          '#!/bin/sh\necho entrypoint > /tmp/entry-ran\nexec "$@"\n',
         );
         const tag = `pgs-fixture-sep:${crypto.randomUUID().slice(0, 8)}`;
         await docker.ok(["build", "-q", "-t", tag, img], "build", { timeoutMs: 120_000 });
@@ -228,7 +234,7 @@ echo 1 > /logs/verifier/reward.txt
           assert.equal(v.reward, 1, v.error);
           // a.txt (declared) arrived, b.txt did not; /logs/agent holds only the final message; tests ran in the
           // verifier image's WORKDIR.
-          assert.equal(v.testOutput, "a.txt\nconf\nr.txt\n/srv/project\nfinal_message.md\n");
+          assert.equal(v.testOutput, "a.txt\nconf\nr.txt\n/srv/project\nfinal_message.md\nentrypoint\n");
         } finally {
           await docker.call(["rmi", "-f", tag]);
         }
@@ -269,8 +275,8 @@ dockerTest("workdir: the image's WORKDIR is the working directory when task.toml
   const box = await Sandbox.start(task, new ImageStore(docker), { prepareVerifier: false });
   try {
     assert.equal(box.workdir, "/srv/project");
-    const r = await box.exec("pwd; cat numbers.txt | wc -l; stat -c %a /logs/agent");
-    assert.equal(text(r.stdout), "/srv/project\n3\n777\n");
+    const r = await box.exec("pwd; cat numbers.txt | wc -l; stat -c %a /logs/agent /logs/artifacts /logs/verifier");
+    assert.equal(text(r.stdout), "/srv/project\n3\n777\n777\n777\n", "Harbor's /logs folders, writable by all");
   } finally {
     await box.remove();
   }
