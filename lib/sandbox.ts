@@ -96,13 +96,18 @@ export class Sandbox {
       t = now;
       return d;
     };
-    const [image] = await Promise.all([store.resolve(task), reapOrphans(docker)]);
-    const workdir = effectiveWorkdir(opts.workdir ?? env.workdir, image.workdir);
-    const user = task.config.agent.user ?? image.user;
     const mode = resolveVerifierMode(task, opts.verifierMode);
     if (task.steps && mode === "separate") {
       throw new TaskError(task.paths.taskToml, "a separate verifier for [[steps]] tasks is not supported");
     }
+    // A separate verifier's image is resolved (built) now: a failed build is an episode start error, never a 0.
+    const [image] = await Promise.all([
+      store.resolve(task),
+      reapOrphans(docker),
+      mode === "separate" ? store.resolveVerifier(task) : undefined,
+    ]);
+    const workdir = effectiveWorkdir(opts.workdir ?? env.workdir, image.workdir);
+    const user = task.config.agent.user ?? image.user;
     if (env.gpus) await requireGpus(docker, task.name, env.gpus);
     // With an owner known up front, the starting state comes baked into the image the episode runs (one call, not
     // two): the workdir when the task has one, and Harbor's /logs folders always.

@@ -129,6 +129,9 @@ export async function loadTask(dir: string): Promise<Task> {
       "missing, and task.toml has no [environment] docker_image",
     );
   }
+  if (steps && config.verifier.environmentMode === "separate") {
+    throw new TaskError(shown(taskToml), "a separate verifier for [[steps]] tasks is not supported");
+  }
   if (config.verifier.environmentMode === "separate") {
     // Harbor's separate verifier image owns /tests/test.sh itself; what it needs is an image to run.
     const venv = config.verifier.environment ?? config.environment;
