@@ -144,7 +144,7 @@ export class ImageStore {
           const tail = r.stderr.split("\n").filter((l) => l.trim() && !l.includes("DEPRECATED")).slice(-3).join(" | ");
           // The legacy builder (an engine without buildx) refuses BuildKit-only syntax such as COPY --chmod.
           const hint = /BuildKit/i.test(r.stderr)
-            ? " (this engine builds without BuildKit: install docker-buildx)"
+            ? " (this engine builds without BuildKit, with no buildx plugin: write COPY --chmod as COPY and RUN chmod)"
             : "";
           throw new InfraError(`${task.name}: docker build of ${dockerfile} failed: ${tail}${hint}`, "build");
         }
