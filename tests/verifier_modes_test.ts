@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { text } from "../lib/channel.ts";
 import type { Docker } from "../lib/docker.ts";
+import { runBuiltin } from "../lib/builtin_agents.ts";
 import { ImageStore } from "../lib/images.ts";
 import { Sandbox } from "../lib/sandbox.ts";
 import { loadTask } from "../lib/task.ts";
@@ -281,3 +282,23 @@ dockerTest("workdir: the image's WORKDIR is the working directory when task.toml
     await box.remove();
   }
 });
+
+dockerTest(
+  "separate: a verifier image that fails to build is an episode start error, never a reward of 0",
+  async (docker) => {
+    const files = {
+      // No docker_image: with one, Harbor's separate verifier reuses it ("prebuilt wins") and builds nothing.
+      "task.toml": `[environment]\ncpus = 1\n[verifier]\nenvironment_mode = "separate"\n`,
+      "environment/Dockerfile": "FROM pgs-base:1\n",
+      "tests/Dockerfile": "FROM pgs-base:1\nRUN exit 3\n",
+    };
+    await withTask(files, async (dir) => {
+      const task = await loadTask(dir);
+      const r = await runBuiltin(task, new ImageStore(docker), "nop");
+      assert.equal(r.reward, null);
+      assert.equal(r.stage, "build");
+      assert.match(r.error!, /docker build of tests\/Dockerfile failed/);
+      assert.deepEqual(await containersWith(docker, `pgs.task=${task.name}`), []);
+    });
+  },
+);
