@@ -3,142 +3,26 @@
 import { parse, TomlError } from "smol-toml";
 import { TaskError } from "./errors.ts";
 import { Checker, isTable, type Table } from "./task_config_checker.ts";
+import type {
+  AgentConfig,
+  ArtifactConfig,
+  EnvironmentConfig,
+  HealthcheckConfig,
+  StepConfig,
+  TaskConfig,
+  VerifierConfig,
+} from "./task_config_types.ts";
 
-/** `[environment.healthcheck]`: a command that must succeed before the agent starts. */
-export interface HealthcheckConfig {
-  /** Shell command; exit 0 means healthy. Required. */
-  command: string;
-  /** Failed attempts allowed before giving up. Default 10. */
-  retries: number;
-  /** Seconds between attempts. Default 2. */
-  intervalSec: number;
-  /** Seconds one attempt may take. Default 60. */
-  timeoutSec: number;
-  /** Seconds after start during which failures do not count. Default 0. */
-  startPeriodSec: number;
-}
-
-/** `[environment]`: the image and the limits of the agent's container. */
-export interface EnvironmentConfig {
-  /** A prebuilt image instead of building `environment/`. Default: none. */
-  dockerImage?: string;
-  /** `docker --cpus`. Default 1. */
-  cpus: number;
-  /** `docker --memory`, in MB (Harbor's `memory = "2G"` is converted). Default 2048. */
-  memoryMb: number;
-  /** `docker --pids-limit`. Default 512. */
-  pidsLimit: number;
-  /** Network access (from `allow_internet` or Harbor's `network_mode`). Default false. */
-  allowInternet: boolean;
-  /**
-   * The working directory, absolute, as task.toml gives it. Default: none, and then an episode uses the image's
-   * WORKDIR when it sets one other than `/`, else `/workdir` (as Harbor does; see `resolveWorkdir`).
-   */
-  workdir?: string;
-  /** `docker build` timeout in seconds. Default 600. */
-  buildTimeoutSec: number;
-  /** Container environment, `$VARS` already expanded from the host. Default {}. */
-  env: Record<string, string>;
-  /** Readiness check run before the agent starts. Default: none. */
-  healthcheck?: HealthcheckConfig;
-  /** Disk limit in MB (from `storage_mb` or Harbor's `storage = "10G"`). Default: none (not applied). */
-  storageMb?: number;
-  /** GPUs the container gets (`docker run --gpus N`). Default: none. */
-  gpus?: number;
-  /** True when the task set neither `allow_internet` nor `network_mode` (Harbor would then allow the network). */
-  networkUnset: boolean;
-}
-
-/** `[verifier]`: how `tests/test.sh` runs. */
-export interface VerifierConfig {
-  /** `tests/test.sh` timeout in seconds. Default 120. */
-  timeoutSec: number;
-  /** Network access for the tests. Default: the environment's. */
-  allowInternet: boolean;
-  /** Command run in the agent's live container whose stdout becomes `/logs/agent/capture.json`. Default: none. */
-  capture?: string;
-  /** Timeout of `capture` in seconds. Default 60. */
-  captureTimeoutSec: number;
-  /** Test environment, `$VARS` already expanded from the host. Default {}. */
-  env: Record<string, string>;
-  /** User test.sh runs as (Harbor's `str | int`). Default: root. */
-  user?: string;
-  /**
-   * Harbor's `environment_mode` as the task gives it. Default: none, and then `separate` when `[verifier.environment]`
-   * is set; otherwise pgs picks by layout (see `verifier_mode.ts`).
-   */
-  environmentMode?: "shared" | "separate";
-  /** `[verifier.environment]`: the separate verifier's image and limits. Default: none. */
-  environment?: EnvironmentConfig;
-}
-
-/** `[agent]`. */
-export interface AgentConfig {
-  /** Agent (and oracle, in `check`) timeout in seconds. Default 900. */
-  timeoutSec: number;
-  /** User the tools and the oracle run as (Harbor's `str | int`). Default: the image's USER. */
-  user?: string;
-}
-
-/** One entry of Harbor's root `artifacts`: a path copied from the agent's container into a separate verifier's. */
-export interface ArtifactConfig {
-  /** Absolute path in the agent's container. */
-  source: string;
-  /** Where it lands, relative (Harbor's host layout); pgs copies to the same absolute path. Default: none. */
-  destination?: string;
-  /** Glob patterns left out (not applied by pgs; warned). Default []. */
-  exclude: string[];
-}
-
-/** One `[[steps]]` entry of a multi-step task. */
-export interface StepConfig {
-  /** The step's name, which is also its folder under `steps/`. Required. */
-  name: string;
-  /** The step's agent timeout and user; unset values fall back to the task's `[agent]`. */
-  agent: AgentConfig;
-  /** The step's verifier timeout (default 600, as in Harbor), env and user (these fall back to the task's). */
-  verifier: { timeoutSec: number; env: Record<string, string>; user?: string };
-  /** Gate on the step's reward: a number (the `reward` key) or per-key minimums. Default: none. */
-  minReward?: number | Record<string, number>;
-  /** Paths to collect after the step (not applied by pgs; warned). Default []. */
-  artifacts: ArtifactConfig[];
-  /** A readiness check run after the step's setup.sh, before its agent. Default: none. */
-  healthcheck?: HealthcheckConfig;
-}
-
-/** `[solution]` (Harbor's): the oracle's environment. */
-export interface SolutionConfig {
-  /** Environment of `solution/solve.sh`, `$VARS` already expanded from the host. Default {}. */
-  env: Record<string, string>;
-}
-
-/** A parsed, validated task.toml with every default filled in. */
-export interface TaskConfig {
-  /** `schema_version` (or Harbor's legacy root `version`). Default: none. */
-  schemaVersion?: string;
-  /** `[task] name`, "org/name". Default: none (the loader then uses the directory name). */
-  name?: string;
-  /** `[task] description`, used when instruction.md is missing. Default "". */
-  description: string;
-  /** `[environment]`. */
-  environment: EnvironmentConfig;
-  /** `[verifier]`. */
-  verifier: VerifierConfig;
-  /** `[agent]`. */
-  agent: AgentConfig;
-  /** `[solution]`. */
-  solution: SolutionConfig;
-  /** `[metadata]`, free-form. Default {}. */
-  metadata: Record<string, unknown>;
-  /** Root `artifacts` (Harbor's): paths carried into a separate verifier. Default []. */
-  artifacts: ArtifactConfig[];
-  /** `[[steps]]`, in order; absent for a single-step task. */
-  steps?: StepConfig[];
-  /** How step rewards combine: `mean` over the steps that were verified, or `final`. Default "mean". */
-  multiStepRewardStrategy: "mean" | "final";
-  /** Non-fatal notes (unknown keys, unset variables, unenforced allowlists), already passed to `warnOnce`. */
-  warnings: string[];
-}
+export type {
+  AgentConfig,
+  ArtifactConfig,
+  EnvironmentConfig,
+  HealthcheckConfig,
+  SolutionConfig,
+  StepConfig,
+  TaskConfig,
+  VerifierConfig,
+} from "./task_config_types.ts";
 
 const NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9._-]*\/[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
 
