@@ -163,4 +163,23 @@ console.log(
   console.log(`  start + verify (latency)   ${ms(med(start.map((x, i) => x + ver[i]))).padStart(9)}`);
   console.log(`  total per episode          ${ms(med(total)).padStart(9)}   (goal <= 1000 ms)`);
 }
+
+// 3. Verify cost per verifier mode, the same task and episode.
+{
+  console.log("\nverify per verifier mode (median)      verify  start+verify");
+  for (const mode of ["isolated", "shared", "snapshot"] as const) {
+    const ver: number[] = [], both: number[] = [];
+    for (let i = 0; i < N_EPISODES; i++) {
+      const t0 = performance.now();
+      const box = await Sandbox.start(task, store, { verifierMode: mode });
+      const t1 = performance.now();
+      const v = await verify(box, "");
+      if (v.reward !== 1) throw new Error(`bench: ${mode} verifier gave ${v.reward}: ${v.error}`);
+      const t2 = performance.now();
+      await box.remove();
+      ver.push(t2 - t1), both.push(t2 - t0);
+    }
+    console.log(`  ${mode.padEnd(32)} ${ms(pct(ver, 0.5)).padStart(9)} ${ms(pct(both, 0.5)).padStart(10)}`);
+  }
+}
 await Deno.remove(taskDir, { recursive: true });

@@ -1,5 +1,6 @@
-/** One verification: its timings, the script runs shared by the three modes, and the way it ends. */
+/** One verification: its timings, the script runs every verifier mode shares, and the way it ends. */
 import type { Docker } from "./docker.ts";
+import { envArgs } from "./docker_args.ts";
 import { removeContainer } from "./hygiene.ts";
 import { parseReward } from "./reward.ts";
 import type { Sandbox } from "./sandbox.ts";
@@ -77,7 +78,7 @@ export class Verification {
     const vcfg = this.cfg;
     const t = performance.now();
     const root = user === "" || user === "root" || user === "0" || user === "0:0";
-    const envFlags = Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+    const envFlags = envArgs(env);
     const timeoutMs = vcfg.timeoutSec * 1000;
     let run;
     if (root) {

@@ -1,8 +1,8 @@
 /**
  * The verifier's containers and scripts. In `isolated` and `separate` mode a container is created and started idle
  * ahead of time (while the episode starts), so that verifying costs only the copies and the test run; in `shared`
- * mode the tests run in the agent's own container. One script shape serves all three: it lays out the inputs as root,
- * runs `/tests/test.sh` (as `[verifier] user` when set) and frames the results.
+ * mode the tests run in the agent's own container, in `snapshot` mode in a container of its commit. One script shape
+ * serves every mode: it lays out the inputs as root, runs `/tests/test.sh` (as the tests' user) and frames the results.
  */
 import { posix } from "node:path";
 import { shQuote, text } from "./channel.ts";
