@@ -159,7 +159,7 @@ export class Sandbox {
       else await box.#resolveIds();
       if (!baked) await box.#putTar(await layerEntries({ ...layer, uid: box.uid, gid: box.gid }), "/");
       box.timings.stage = lap();
-      if (task.paths.setupSh) await box.#setup(task.paths.setupSh);
+      if (task.paths.setupSh) await box.runSetup(text(await fileBytes(task.paths.setupSh)), "environment/setup.sh");
       box.timings.setup = lap();
       if (env.healthcheck) await box.healthcheck(env.healthcheck);
       box.timings.healthcheck = lap();
@@ -206,13 +206,16 @@ export class Sandbox {
     if (r.code !== 0) throw new InfraError(`${this.task.name}: copy into ${parent} failed: ${r.stderr}`, "stage");
   }
 
-  async #setup(path: string): Promise<void> {
-    const script = text(await fileBytes(path));
+  /**
+   * Runs a task's setup `script` as the agent's user under the build timeout; a failure is an InfraError (stage
+   * setup) naming `what` with the end of its output, never the agent's doing.
+   */
+  async runSetup(script: string, what: string): Promise<void> {
     const r = await this.exec(script, { timeoutSec: this.task.config.environment.buildTimeoutSec });
     if (r.exitCode !== 0 || r.timedOut) {
       const why = r.timedOut ? "timed out" : `exited ${r.exitCode}`;
       const tail = (text(r.stderr).trim() || text(r.stdout).trim()).split("\n").slice(-3).join(" | ");
-      throw new InfraError(`${this.task.name}: environment/setup.sh ${why}${tail ? `: ${tail}` : ""}`, "setup");
+      throw new InfraError(`${this.task.name}: ${what} ${why}${tail ? `: ${tail}` : ""}`, "setup");
     }
   }
 

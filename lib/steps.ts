@@ -3,8 +3,7 @@
  * working directory and runs its `setup.sh`, the agent works on the step's instruction, the step's tests score it,
  * a `min_reward` gate may end the task there, and the step rewards combine by `multi_step_reward_strategy`.
  */
-import { shQuote, text } from "./channel.ts";
-import { InfraError } from "./errors.ts";
+import { shQuote } from "./channel.ts";
 import type { Sandbox } from "./sandbox.ts";
 import type { Task, TaskStep } from "./task.ts";
 import type { VerifyResult } from "./verification.ts";
@@ -33,22 +32,12 @@ export interface StepsScore {
  */
 export async function startStep(box: Sandbox, step: TaskStep): Promise<void> {
   if (step.workdir) await box.stageDir(step.workdir, box.workdir);
-  await runSetup(box, step);
-  if (step.config.healthcheck) await box.healthcheck(step.config.healthcheck);
-}
-
-async function runSetup(box: Sandbox, step: TaskStep): Promise<void> {
-  if (!step.setupSh) return;
-  const path = `${box.workdir.replace(/\/$/, "")}/setup.sh`;
-  const r = await box.exec(`bash ${shQuote(path)}`, { timeoutSec: box.task.config.environment.buildTimeoutSec });
-  if (r.exitCode !== 0 || r.timedOut) {
-    const why = r.timedOut ? "timed out" : `exited ${r.exitCode}`;
-    const tail = (text(r.stderr).trim() || text(r.stdout).trim()).split("\n").slice(-3).join(" | ");
-    throw new InfraError(
-      `${box.task.name}: step ${step.config.name}: workdir/setup.sh ${why}${tail ? `: ${tail}` : ""}`,
-      "setup",
-    );
+  if (step.setupSh) {
+    // Harbor runs it as `bash <workdir>/setup.sh` from the working directory, where the upload put it.
+    const path = `${box.workdir.replace(/\/$/, "")}/setup.sh`;
+    await box.runSetup(`bash ${shQuote(path)}`, `step ${step.config.name}: workdir/setup.sh`);
   }
+  if (step.config.healthcheck) await box.healthcheck(step.config.healthcheck);
 }
 
 /**
