@@ -12,19 +12,16 @@ import { testsEntries } from "./verifier_container.ts";
 /** Verifies `v`'s episode in the agent's container. */
 export async function verifyShared(v: Verification, finalMessage: string): Promise<VerifyResult> {
   const box = v.box;
-  const docker = box.docker;
-  if (!await box.running()) {
-    // The agent stopped its container (`kill -9 -1`): its files are intact, so the tests judge what it left, in the
-    // container started again (its processes are gone). A live-state capture cannot be taken any more.
-    if (v.cfg.capture) {
-      return v.fail("the agent's container is not running, so it cannot be captured", { container_dead: 1 });
-    }
-    const r = await docker.call(["start", box.id], { timeoutMs: 60_000 });
-    if (r.code !== 0) return v.fail(`cannot start the agent's stopped container again: ${r.stderr.trim()}`);
-    v.extra.container_dead = 1;
-  }
   const capture = await v.capture();
   if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
+  const result = await testIn(v, box.id, finalMessage, capture);
+  // Whether the container still runs is asked only when the tests could not run: no inspect on the common path.
+  if (result.error === undefined || !/is not running/.test(result.error) || await box.running()) return result;
+  // The agent stopped its container (`kill -9 -1`): its files are intact, so the tests judge what it left, in the
+  // container started again (its processes are gone). A capture task has already failed above.
+  const r = await box.docker.call(["start", box.id], { timeoutMs: 60_000 });
+  if (r.code !== 0) return v.fail(`cannot start the agent's stopped container again: ${r.stderr.trim()}`);
+  v.extra.container_dead = 1;
   return await testIn(v, box.id, finalMessage, capture);
 }
 
