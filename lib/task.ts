@@ -96,8 +96,10 @@ export async function loadTask(dir: string): Promise<Task> {
     if (await exists(p, kind)) paths[key] = p;
   }
 
-  const plainHarbor = !paths.workdir && !paths.setupSh && !config.verifier.capture;
-  if (plainHarbor && !paths.dockerfile && config.environment.dockerImage && await hasEntries(environmentDir)) {
+  if (
+    !specLayout(paths, config) && !paths.dockerfile && config.environment.dockerImage &&
+    await hasEntries(environmentDir)
+  ) {
     paths.environmentUpload = environmentDir;
   }
 
@@ -146,6 +148,11 @@ export async function loadTask(dir: string): Promise<Task> {
   const task: Task = { dir: abs, name: config.name ?? path.basename(abs), instruction, config, paths };
   if (steps) task.steps = steps;
   return task;
+}
+
+/** True for a task in the spec's own layout: starting files, a setup script or a live-state capture. */
+export function specLayout(paths: TaskPaths, config: TaskConfig): boolean {
+  return Boolean(paths.workdir || paths.setupSh || config.verifier.capture);
 }
 
 /** Reads `steps/<name>/` of every step; a missing instruction or test script names the file. */

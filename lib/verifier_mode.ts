@@ -4,7 +4,7 @@
  * separate verifier environment (built from `tests/` or `[verifier.environment]`), with the artifacts copied across.
  * `snapshot` (never a default): a fresh container of the agent's committed container, with no agent process alive.
  */
-import type { Task } from "./task.ts";
+import { specLayout, type Task } from "./task.ts";
 
 /** The verifier modes, in the order `--help` lists them. */
 export const VERIFIER_MODES = ["isolated", "shared", "separate", "snapshot"] as const;
@@ -14,7 +14,7 @@ export type VerifierMode = typeof VERIFIER_MODES[number];
 
 /** True for a task written in the spec's own layout: starting files, a setup script or a live-state capture. */
 export function isSpecLayout(task: Task): boolean {
-  return Boolean(task.paths.workdir || task.paths.setupSh || task.config.verifier.capture);
+  return specLayout(task.paths, task.config);
 }
 
 /**
