@@ -5,7 +5,7 @@ import { Docker } from "../lib/docker.ts";
 import { UsageError } from "../lib/errors.ts";
 import { HarborEnv } from "../lib/harbor_env.ts";
 import { loadProfilesModule } from "../lib/harness/load_module.ts";
-import { onSignal } from "../lib/hygiene.ts";
+import { onSignal } from "./signals.ts";
 import { type Command, parseFlags, positiveInt, verifierModeFlag } from "./args.ts";
 
 const usage = `Usage: pgs env serve [--host 127.0.0.1] [--port 8100] [--token-env NAME] [options]

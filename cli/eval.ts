@@ -1,7 +1,7 @@
 /** `pgs eval`: k episodes per task against a policy, with trajectories, a summary and an HTML report. */
 import { buildConfig, camel, type RawConfig, readConfigFile } from "../lib/eval/config.ts";
 import { evaluate } from "../lib/eval/eval_run.ts";
-import { onSignal } from "../lib/hygiene.ts";
+import { onSignal } from "./signals.ts";
 import { type Command, parseFlags } from "./args.ts";
 
 const usage = `Usage: pgs eval --tasks PATH (--endpoint URL | --policy oracle | --policy script:turns.json) [options]

@@ -1,6 +1,7 @@
 /** The two agents `pgs harbor check` needs: `nop` (does nothing) and `oracle` (runs solution/solve.sh). */
 import { text } from "./channel.ts";
-import { InfraError } from "./errors.ts";
+import { EpisodeState, type ExitStatus } from "./episode_state.ts";
+import { ContainerDeadError, InfraError } from "./errors.ts";
 import type { ImageStore } from "./images.ts";
 import { Sandbox } from "./sandbox.ts";
 import { combineSteps, passesGate, startStep, type StepOutcome } from "./steps.ts";
@@ -27,6 +28,8 @@ export interface BuiltinOutcome {
   verifierError?: string;
   /** The oracle's exit code (solve.sh), when it ran. */
   agentExitCode?: number;
+  /** How the (last) step's agent ended: `stop_rule`, `timeout` or `container_dead` (absent on an infra error). */
+  exitStatus?: ExitStatus;
   /** Milliseconds spent starting the container, in the agent, verifying, and in total. */
   timings: { start: number; agent: number; verify: number; total: number };
   /** The last 4 kB of test.sh's output, when the verifier ran. */
@@ -53,9 +56,12 @@ export async function runBuiltin(
     const outcomes: StepOutcome[] = [];
     let agentExitCode: number | undefined;
     let last: VerifyResult | undefined;
+    let state: EpisodeState | undefined;
     for (const step of steps) {
       const t = performance.now();
       if (step) await startStep(box, step);
+      // Each step's agent has its own `[agent] timeout_sec`, as in Harbor.
+      state = new EpisodeState({ timeoutSec: (step?.config.agent ?? task.config.agent).timeoutSec });
       let final = "";
       if (agent === "oracle") {
         const solveSh = step ? step.solveSh : task.paths.solveSh;
@@ -66,21 +72,29 @@ export async function runBuiltin(
         // runs as Python), and bash reads one without any.
         const run = "chmod +x /solution/solve.sh 2>/dev/null; " +
           "if command -v bash >/dev/null 2>&1; then exec bash -c /solution/solve.sh; else exec /solution/solve.sh; fi";
-        const r = await box.exec(run, {
-          shell: "sh",
-          timeoutSec: (step?.config.agent ?? task.config.agent).timeoutSec,
-          env: { DEBIAN_FRONTEND: "noninteractive", ...task.config.solution.env },
-        });
-        agentExitCode = r.exitCode;
-        final = text(r.stdout);
+        try {
+          const r = await box.exec(run, {
+            shell: "sh",
+            timeoutSec: state.timeLeftMs() / 1000,
+            env: { DEBIAN_FRONTEND: "noninteractive", ...task.config.solution.env },
+          });
+          agentExitCode = r.exitCode;
+          final = text(r.stdout);
+          if (r.timedOut) state.end("timeout");
+        } catch (e) {
+          if (!(e instanceof ContainerDeadError)) throw e;
+          box.dead = true; // solve.sh stopped its container: scored on what it left, like any agent
+          state.end("container_dead");
+        }
       }
+      state.end("stop_rule");
       timings.agent += performance.now() - t;
       const tv = performance.now();
       last = await verify(box, final, { step });
       timings.verify += performance.now() - tv;
       if (!step) break;
       outcomes.push({ name: step.config.name, result: last });
-      if (!passesGate(step, last)) break;
+      if (box.dead || !passesGate(step, last)) break;
     }
     timings.total = performance.now() - t0;
     const v = task.steps ? combineSteps(task, outcomes) : last!;
@@ -90,6 +104,7 @@ export async function runBuiltin(
       metrics: v.metrics,
       verifierError: v.error,
       agentExitCode,
+      exitStatus: state?.exitStatus,
       timings,
       testOutput: last!.testOutput,
       verifierMode: last!.mode,

@@ -4,9 +4,9 @@
  * 70-110 ms of a `docker exec` per call; when the channel cannot start it falls back to one `docker exec` per call.
  */
 import { ByteReader } from "./byte_reader.ts";
-import { CHANNEL_SERVER, encodeBody, KILL_SCRIPT } from "./channel_script.ts";
+import { CHANNEL_SERVER, encodeBody, KILL_SCRIPT, KILLER_SERVER } from "./channel_script.ts";
 import type { Docker } from "./docker.ts";
-import { InfraError } from "./errors.ts";
+import { ContainerDeadError, InfraError } from "./errors.ts";
 
 /** How one command runs. */
 export interface ExecOptions {
@@ -79,6 +79,8 @@ export class ExecChannel {
   #reader?: ByteReader;
   #writer?: WritableStreamDefaultWriter<Uint8Array>;
   #queue: Promise<unknown> = Promise.resolve();
+  /** The resident root killer (see KILLER_SERVER), started beside the server; undefined until it is ready. */
+  #killer?: { proc: Deno.ChildProcess; reader: ByteReader; writer: WritableStreamDefaultWriter<Uint8Array> };
   #nextId = 1;
   #fallback: boolean;
   #closed = false;
@@ -102,6 +104,7 @@ export class ExecChannel {
     if (this.opts.user) args.push("-u", this.opts.user);
     if (this.opts.workdir) args.push("-w", this.opts.workdir);
     args.push(this.container, "/bin/sh", "-c", CHANNEL_SERVER);
+    const killer = this.#startKiller();
     const proc = this.docker.spawn(args, { stdin: true });
     const reader = new ByteReader(proc.stdout.getReader());
     const writer = proc.stdin.getWriter();
@@ -118,7 +121,7 @@ export class ExecChannel {
       try {
         proc.kill("SIGKILL");
       } catch { /* gone */ }
-      await proc.status;
+      await Promise.all([proc.status, killer]);
       const err = text((await proc.stderr.getReader().read()).value ?? new Uint8Array()).trim();
       await this.#assertRunning(err);
       this.#fallback = true;
@@ -132,13 +135,90 @@ export class ExecChannel {
     this.#proc = proc;
     this.#reader = reader;
     this.#writer = writer;
+    await killer;
   }
 
+  /**
+   * Starts the killer beside the server; the first command waits for both, so that even a fork bomb in it can be
+   * killed. Without it within 15 s, kills fall back to one `docker exec` each.
+   */
+  async #startKiller(): Promise<void> {
+    if (this.#killer) return;
+    let proc: Deno.ChildProcess;
+    try {
+      proc = this.docker.spawn(["exec", "-i", "-u", "0", this.container, "/bin/sh", "-c", KILLER_SERVER], {
+        stdin: true,
+      });
+    } catch {
+      return; // the engine is down: kills fall back to docker exec, which fails the same way
+    }
+    proc.stderr.pipeTo(new WritableStream()).catch(() => {});
+    const k = { proc, reader: new ByteReader(proc.stdout.getReader()), writer: proc.stdin.getWriter() };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ready = await Promise.race([
+      k.reader.readLine(),
+      new Promise<null>((r) => timer = setTimeout(() => r(null), 15_000)),
+    ]).catch(() => null);
+    clearTimeout(timer);
+    if (ready !== "PGS-KILLER") {
+      try {
+        proc.kill("SIGKILL");
+      } catch { /* gone */ }
+      return;
+    }
+    proc.status.then(() => {
+      if (this.#killer?.proc === proc) this.#killer = undefined;
+    }).catch(() => {});
+    this.#killer = k;
+  }
+
+  /** One kill through the resident killer; null when it is not there or did not answer within 30 s. */
+  async #killVia(pid: string, start: string): Promise<{ clean: boolean; start: string } | null> {
+    const k = this.#killer;
+    if (!k) return null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<null>((r) => timer = setTimeout(() => r(null), 30_000));
+    try {
+      const reply = await Promise.race([
+        (async () => {
+          await k.writer.write(enc.encode(`${pid} ${start || "-"}\n`));
+          const first = await k.reader.readLine();
+          const done = await k.reader.readLine();
+          const rc = done?.match(/^PGS-KILLED (\d+)$/)?.[1];
+          if (rc === undefined) return null;
+          return { clean: rc === "0", start: first?.match(/^PGS-KILL (\S+)$/)?.[1] ?? start };
+        })(),
+        late,
+      ]);
+      if (!reply) this.#dropKiller();
+      return reply;
+    } catch {
+      this.#dropKiller();
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #dropKiller(): void {
+    try {
+      this.#killer?.proc.kill("SIGKILL");
+    } catch { /* gone */ }
+    this.#killer = undefined;
+  }
+
+  /**
+   * After the channel failed: returns when the container still runs; else throws ContainerDeadError when the engine
+   * answers and knows the container stopped (the agent's doing), EngineDownError when the engine does not answer, and
+   * InfraError when the container is gone from the engine (removed under the episode).
+   */
   async #assertRunning(detail: string): Promise<void> {
     const r = await this.docker.call(["inspect", "--format", "{{.State.Running}}", this.container]);
-    if (text(r.stdout).trim() !== "true") {
-      throw new InfraError(`container ${this.container} is not running${detail ? ` (${detail})` : ""}`, "exec");
-    }
+    const state = text(r.stdout).trim();
+    if (state === "true") return;
+    if (state === "false") throw new ContainerDeadError(this.container, detail);
+    await this.docker.assertAnswering("exec");
+    throw new InfraError(`container ${this.container} is gone: ${r.stderr || `inspect exit ${r.code}`}`, "exec");
   }
 
   #drop(): void {
@@ -215,18 +295,29 @@ export class ExecChannel {
     let timedOut = false;
     const timeoutMs = (opts.timeoutSec ?? DEFAULT_TIMEOUT_SEC) * 1000;
     let stuck: ReturnType<typeof setTimeout> | undefined;
-    let settled = false;
+    let killing: Promise<boolean> | undefined;
     const timer = setTimeout(() => {
       timedOut = true;
-      this.#killUntilDone(pid, () => settled);
+      killing = this.#killUntilDone(pid, performance.now() + KILL_GRACE_MS);
       // A command that outlives its kill cannot hold the episode: give up on this server after a grace period.
-      stuck = setTimeout(() => {
-        settled = true;
-        this.#drop();
-      }, KILL_GRACE_MS);
+      stuck = setTimeout(() => this.#drop(), KILL_GRACE_MS);
     }, timeoutMs);
     try {
-      const end = await reader.readLine();
+      let end = await reader.readLine();
+      if (end === `PGS-HELD ${id}`) {
+        // Exited, but its background jobs still hold its output: the command goes on until they let go (or its
+        // timeout kills them); the server waits on our ticks.
+        const tick = enc.encode("\n");
+        const ticker = setInterval(() => this.#writer?.write(tick).catch(() => {}), 50);
+        try {
+          end = await reader.readLine();
+        } finally {
+          clearInterval(ticker);
+        }
+      }
+      // After a timeout, every process the command started is gone before the next command runs (a fork bomb's
+      // children would hold the pids limit, and the next command could not fork).
+      if (killing) await killing;
       const m = end?.match(/^PGS-END (\d+) (\d+)$/);
       if (!m || Number(m[1]) !== id) {
         if (timedOut && end === null) {
@@ -247,7 +338,8 @@ export class ExecChannel {
       // The server sends one byte past the cap, so a longer stream shows; only then is it sized (a `wc`).
       if (out.length > cap || err.length > cap) sizes = await this.#sizes(id);
       return {
-        exitCode: Number(m[2]),
+        // A command killed at its timeout is 137, even when only its background jobs outlived it.
+        exitCode: timedOut ? 137 : Number(m[2]),
         stdout: out.slice(0, cap),
         stderr: err.slice(0, cap),
         stdoutBytes: sizes[0],
@@ -256,7 +348,6 @@ export class ExecChannel {
         durationMs: performance.now() - started,
       };
     } finally {
-      settled = true;
       clearTimeout(timer);
       if (stuck !== undefined) clearTimeout(stuck);
     }
@@ -272,20 +363,31 @@ export class ExecChannel {
     return [Number(m[2]), Number(m[3])];
   }
 
-  /** Kills a command's process group (or process tree) as root; used at timeouts. */
-  async kill(pid: string): Promise<boolean> {
-    const r = await this.docker.call(["exec", "-u", "0", this.container, "/bin/sh", "-c", KILL_SCRIPT, "kill", pid], {
-      timeoutMs: 30_000,
-    }).catch(() => null);
-    return r?.code === 0;
+  /**
+   * Kills a command and every process it started, as root (see KILL_SCRIPT); `start` is the start time an earlier
+   * attempt printed. Resolves to whether nothing is left, and the start time to pass on the next attempt.
+   */
+  async kill(pid: string, start = ""): Promise<{ clean: boolean; start: string }> {
+    const via = await this.#killVia(pid, start);
+    if (via) return via;
+    const argv = ["exec", "-u", "0", this.container, "/bin/sh", "-c", KILL_SCRIPT, "kill", pid];
+    if (start) argv.push(start);
+    const r = await this.docker.call(argv, { timeoutMs: 30_000 }).catch(() => null);
+    const printed = r ? text(r.stdout).match(/^PGS-KILL (\S+)$/m)?.[1] : undefined;
+    return { clean: r?.code === 0, start: printed ?? start };
   }
 
-  // `docker exec` itself needs a free pid: under a fork bomb it fails until a slot frees, so keep trying.
-  async #killUntilDone(pid: string, givenUp: () => boolean): Promise<void> {
-    for (let i = 0; !givenUp(); i++) {
-      if (await this.kill(pid)) return;
+  // `docker exec` itself needs a free pid: under a fork bomb it fails until a slot frees, so keep trying; zombies
+  // hold pids until reaped, so the kill is repeated until none is left, or until the deadline.
+  async #killUntilDone(pid: string, deadline: number): Promise<boolean> {
+    let start = "";
+    for (let i = 0; performance.now() < deadline; i++) {
+      const r = await this.kill(pid, start);
+      if (r.clean) return true;
+      start = r.start;
       await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** i, 1000)));
     }
+    return false;
   }
 
   async #execFallback(script: string, cwd: string, opts: ExecOptions): Promise<ExecResult> {
@@ -314,6 +416,18 @@ export class ExecChannel {
   /** Ends the channel's process; later calls fail. */
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#killer) {
+      const k = this.#killer;
+      this.#killer = undefined;
+      await k.writer.close().catch(() => {});
+      const t = setTimeout(() => {
+        try {
+          k.proc.kill("SIGKILL");
+        } catch { /* gone */ }
+      }, 2000);
+      await k.proc.status.catch(() => {});
+      clearTimeout(t);
+    }
     if (!this.#proc) return;
     await this.#writer?.close().catch(() => {});
     const proc = this.#proc;

@@ -13,7 +13,8 @@
  * Lines are read with the `read` builtin, so a command costs no fork before its own. The script runs as
  * `/bin/sh -c SCRIPT` (or `bash -lc`), as a harness's subprocess would, so `$0` and error messages read as they do
  * there; scripts too long for an argument run from a file.
- * Replies: `PGS-PID ID PID` when the command starts, then `PGS-END ID RC` followed by up to CAP+1 bytes of stdout,
+ * Replies: `PGS-PID ID PID` when the command starts; `PGS-HELD ID` when it exited but a process of its group still
+ * holds its output (the client then sends an empty line every 50 ms until the end); then `PGS-END ID RC` followed by up to CAP+1 bytes of stdout,
  * MARK, up to CAP+1 bytes of stderr, MARK. Framing by the mark instead of by counts spares a `wc` per command (a
  * fork+exec, ~1.3 ms here); a stream longer than CAP is sized afterwards by a request `ID z 0 - . 1` whose one line
  * is the command's ID, answered `PGS-SIZE ID OUT ERR` (the files of the last command are still there then).
@@ -34,8 +35,13 @@ run() {
   cd "$w" || exit 1
   if [ -n "$X" ]; then exec "$X" -e "$e" "$sh" $o "$1"; else exec $S $sh $o "$1"; fi
 }
+held() {
+  for o in /proc/[0-9]*/fd/[12]; do [ "$o" -ef "$f.o" ] || [ "$o" -ef "$f.e" ] && return 0; done
+  return 1
+}
 n=0
 while IFS= read -r l; do
+  [ -n "$l" ] || continue # a tick that came after the command was over
   i=\${l%% *}; l=\${l#* }; m=\${l%% *}; l=\${l#* }; c=\${l%% *}; l=\${l#* }; t=\${l%% *}; l=\${l#* }
   w=\${l%% *}; k=\${l#* }
   IFS= read -r q; while [ "$k" -gt 1 ]; do IFS= read -r x; q="$q
@@ -58,6 +64,14 @@ $x"; k=$((k-1)); done
   p=$!
   printf 'PGS-PID %s %s\n' "$i" "$p"
   wait "$p"; r=$?
+  # Over only once no process holds its output open, as for a harness reading pipes: a background job that still
+  # writes there (a fork bomb) keeps the command running until its timeout; one sent elsewhere (nohup ... >log &)
+  # does not. A builtin probe first: the usual command leaves no process in its group. While held, the server waits
+  # on the client's ticks (empty lines, one per 50 ms) rather than forking a sleep, which a fork bomb would deny.
+  if kill -0 -"$p" 2>/dev/null && held; then
+    printf 'PGS-HELD %s\n' "$i"
+    while IFS= read -r _ && kill -0 -"$p" 2>/dev/null && held; do :; done
+  fi
   c=$((c+1))
   if [ ! -s "$f.o" ] && [ ! -s "$f.e" ]; then printf 'PGS-END %s %s\n%s%s' "$i" "$r" "$t" "$t"
   elif [ -n "$X" ]; then
@@ -74,30 +88,55 @@ rm -rf "$d"
 `.replaceAll("\\$", "$");
 
 /**
- * Kills a channel command by pid, run as root through `docker exec`: its process group when it leads one (setsid),
- * until the group is empty; else the process and its descendants found through /proc, three passes to catch children
- * forked meanwhile.
+ * Kills a timed-out channel command and everything it started, as root, given the command's pid and, on a retry, the
+ * start time an earlier attempt printed. It kills the command's process group while any member is left, then every
+ * process that escaped it: one in the command's session (`set -m` jobs), or started since the command began (`setsid`
+ * escapes; commands on one channel run one at a time, so anything that new is the command's, or a background job's
+ * child). Builtins only, so that it works while a fork bomb holds every pid. It prints `PGS-KILL START` (`-` when the
+ * command was gone before its start time could be read) and returns 0 once no such process is left, zombies included
+ * (they hold pids until reaped), else 3: the caller asks again.
  */
-export const KILL_SCRIPT = String.raw`
-p=$1
-if kill -9 -"$p" 2>/dev/null; then
-  # A process caught mid-fork can leave a child in the group: repeat until the group is empty (builtins only, so
-  # this works even when a fork bomb holds every pid the container may have).
+const KILL_FUNCTION = String.raw`
+pgs_kill() {
+  p=$1; st=\${2#-}
+  if [ -z "$2" ] && read -r x < /proc/$p/stat 2>/dev/null; then x=\${x##*) }; set -- $x; shift 19; st=$1; fi
+  printf 'PGS-KILL %s\n' "\${st:--}"
   n=0; while kill -9 -"$p" 2>/dev/null && [ $n -lt 200 ]; do n=$((n+1)); done
-  exit 0
-fi
-all=" $p "
-for pass in 1 2 3; do
-  for s in /proc/[0-9]*/stat; do
-    read -r x < "$s" 2>/dev/null || continue
-    q=\${s#/proc/}; q=\${q%/stat}
-    x=\${x##*) }; set -- $x
-    case "$all" in *" $2 "*) case "$all" in *" $q "*) ;; *) all="$all$q ";; esac;; esac
+  for pass in 1 2 3; do
+    left=0
+    for s in /proc/[0-9]*/stat; do
+      q=\${s#/proc/}; q=\${q%/stat}
+      [ "$q" = 1 ] || [ "$q" = $$ ] && continue
+      read -r x < "$s" 2>/dev/null || continue
+      x=\${x##*) }; set -- $x
+      # $1 state, $3 process group, $4 session; field 22 (start time) is $20
+      if [ "$3" = "$p" ] || [ "$4" = "$p" ] || { [ -n "$st" ] && [ "\${20:-0}" -ge "$st" ]; }; then
+        left=$((left+1)); [ "$1" = Z ] || kill -9 "$q" 2>/dev/null
+      fi
+    done
+    [ $left -eq 0 ] && return 0
   done
+  return 3
+}
+`;
+
+/** One kill through its own `docker exec` (`sh -c KILL_SCRIPT kill PID [START]`): the killer's fallback. */
+export const KILL_SCRIPT = (KILL_FUNCTION + String.raw`pgs_kill "$1" "$2"; exit $?
+`).replaceAll("\\$", "$");
+
+/**
+ * The killer: a root shell that each channel keeps beside its server, reading `PID START` lines (START `-` on a first
+ * attempt) and answering `PGS-KILL START` then `PGS-KILLED RC`; it says `PGS-KILLER` when it is ready. It exists
+ * because a fresh `docker exec` needs a free pid, which a fork bomb may deny for as long as it runs; a resident shell
+ * with builtins needs none. It holds one pid of the task's `pids_limit` (the server holds another).
+ */
+export const KILLER_SERVER = (KILL_FUNCTION + String.raw`
+echo PGS-KILLER
+while IFS= read -r l; do
+  set -- $l
+  pgs_kill "$1" "$2"; printf 'PGS-KILLED %s\n' "$?"
 done
-kill -KILL $all 2>/dev/null
-exit 0
-`.replaceAll("\\$", "$");
+`).replaceAll("\\$", "$");
 
 /** The script as the server reads it: its line count, then its lines (cut at a NUL, as an argv string would be). */
 export function encodeBody(script: string): string {

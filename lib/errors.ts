@@ -32,3 +32,29 @@ export class InfraError extends Error {
     super(message, options);
   }
 }
+
+/**
+ * The Docker engine stopped answering (`docker version` failed twice within its bound, or its container lifecycle
+ * calls kept timing out): a run stops on it, keeping what finished, instead of recording every episode as an error.
+ */
+export class EngineDownError extends InfraError {
+  /** Always "EngineDownError". */
+  override name = "EngineDownError";
+  /** The engine at `engine` (a DOCKER_HOST value, or "the default engine") stopped answering during `stage`. */
+  constructor(readonly engine: string, stage: string, detail: string) {
+    super(`the Docker engine at ${engine} stopped answering during ${stage} (${detail})`, stage);
+  }
+}
+
+/**
+ * The agent stopped its own container (e.g. `kill -9 -1` ends the init's child): the episode ends there and is
+ * scored on what the container holds; never an infrastructure error, since the policy caused it.
+ */
+export class ContainerDeadError extends Error {
+  /** Always "ContainerDeadError". */
+  override name = "ContainerDeadError";
+  /** Container `container` is no longer running, while its engine still answers. */
+  constructor(readonly container: string, detail = "") {
+    super(`container ${container} is not running${detail ? ` (${detail})` : ""}`);
+  }
+}

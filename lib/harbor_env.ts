@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { Docker } from "./docker.ts";
+import { EpisodeState, type ExitStatus } from "./episode_state.ts";
 import { drawProfile } from "./harness/draw.ts";
 import { type AssistantTurn, ProfileEpisode, type StepResult } from "./harness/episode.ts";
 import { getProfile, resolveProfileName } from "./harness/registry.ts";
@@ -40,6 +41,8 @@ export interface HarborEnvOptions {
   chatTemplateKwargs?: Record<string, unknown>;
   /** Task image → replacement, for episodes and verifiers alike (default none). */
   images?: Record<string, string>;
+  /** Turns before an episode ends with `max_turns`; a row's `max_turns` wins (default: no limit). */
+  maxTurns?: number;
   /** Docker engine (default: the environment's). */
   docker?: Docker;
 }
@@ -54,7 +57,7 @@ export interface EnvRow {
   harness_profile?: string;
   /** Chat-template kwargs for this row (highest precedence). */
   chat_template_kwargs?: Record<string, unknown>;
-  /** Turn limit for this row (enforced by the eval runner and env server, not by HarborEnv). */
+  /** Turn limit for this row, over HarborEnv's `maxTurns`. */
   max_turns?: number;
 }
 
@@ -70,15 +73,25 @@ export interface EpisodeReward {
   verifierError?: string;
   /** Where the tests ran. */
   verifierMode: VerifierMode;
+  /** How the episode ended (`unfinished` when it was finished before it ended). */
+  exitStatus: ExitStatus;
+  /** Turns taken. */
+  turns: number;
 }
 
 const DEFAULT_PROFILE = "palingenesis-default@1";
 
-/** The environment. */
+/**
+ * The environment. It installs no signal handler: a host that embeds it closes it (`await env.close()`, or
+ * `await using env = new HarborEnv(...)`), which removes the containers of every episode still open.
+ */
 export class HarborEnv {
   /** The image store every episode of this environment shares. */
   readonly store: ImageStore;
   readonly #weights: Record<string, number>;
+  /** Episodes started and not yet closed. */
+  readonly #open = new Set<HarborEpisode>();
+  #closed = false;
 
   /** Validates the profile names now; throws when both `profile` and `profiles` are given. */
   constructor(readonly opts: HarborEnvOptions = {}) {
@@ -97,8 +110,12 @@ export class HarborEnv {
     return drawProfile(this.#weights, this.opts.profileSeed ?? 0, g, row.task_dir);
   }
 
-  /** Starts an episode of `row` in a fresh container under the group's profile. */
-  async reset(row: EnvRow, group?: string | number): Promise<HarborEpisode> {
+  /**
+   * Starts an episode of `row` in a fresh container under the group's profile; `limits.maxTurns` stands in for
+   * HarborEnv's own (a row's `max_turns` still wins).
+   */
+  async reset(row: EnvRow, group?: string | number, limits: { maxTurns?: number } = {}): Promise<HarborEpisode> {
+    if (this.#closed) throw new Error("HarborEnv: reset after close()");
     const key = this.pick(row, group);
     const full = resolveProfileName(key);
     const profile = getProfile(full);
@@ -127,7 +144,17 @@ export class HarborEnv {
         ...(this.opts.profileChatKwargs?.[key] ?? this.opts.profileChatKwargs?.[full] ?? {}),
         ...row.chat_template_kwargs,
       };
-      return new HarborEpisode(this, task, box, ep, key, full, first, ctk);
+      const state = new EpisodeState({
+        maxTurns: row.max_turns ?? limits.maxTurns ?? this.opts.maxTurns,
+        timeoutSec: task.config.agent.timeoutSec,
+      });
+      const episode = new HarborEpisode(this, task, box, ep, key, full, first, ctk, state);
+      this.#open.add(episode);
+      if (this.#closed) {
+        await episode.close(); // closed while this episode was starting
+        throw new Error("HarborEnv: closed while the episode started");
+      }
+      return episode;
     } catch (e) {
       await box.remove();
       throw e;
@@ -137,6 +164,27 @@ export class HarborEnv {
   /** The mix's profile names (weights keys). */
   get profileKeys(): string[] {
     return Object.keys(this.#weights);
+  }
+
+  /** Episodes started and not yet finished or closed. */
+  get openEpisodes(): number {
+    return this.#open.size;
+  }
+
+  /** Forgets a closed episode (called by `HarborEpisode.close`). */
+  closed(ep: HarborEpisode): void {
+    this.#open.delete(ep);
+  }
+
+  /** Closes every open episode (removing its containers) and refuses new ones; safe to call twice. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#open].map((ep) => ep.close()));
+  }
+
+  /** `await using env = new HarborEnv(...)` closes it at the end of the scope. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 }
 
@@ -164,7 +212,29 @@ export class HarborEpisode {
     readonly firstMessages: ChatMessage[],
     /** Chat-template kwargs for this episode's requests (model < profile < row). */
     readonly chatTemplateKwargs: Record<string, unknown>,
+    /** Turns, limits and how the episode ended: the one state machine every front end reads. */
+    readonly state: EpisodeState,
   ) {}
+
+  /** True once the episode ended (stop rule, limits, a dead container, or `end`). */
+  get done(): boolean {
+    return this.state.done;
+  }
+
+  /** How the episode ended; undefined while it runs. */
+  get exitStatus(): ExitStatus | undefined {
+    return this.state.exitStatus;
+  }
+
+  /** Milliseconds left of the task's agent timeout: the bound of the policy's next turn. */
+  timeLeftMs(): number {
+    return this.state.timeLeftMs();
+  }
+
+  /** Ends the episode from outside (the policy's endpoint refused the context, its turn timed out); first end wins. */
+  end(status: ExitStatus): ExitStatus {
+    return this.state.end(status);
+  }
 
   /** Tool schemas for the request (empty for text protocols). */
   get tools(): ToolSchema[] {
@@ -185,13 +255,25 @@ export class HarborEpisode {
    * was the last or its `min_reward` gate failed, the next step starts and its instruction is the next observation.
    */
   async step(turn: AssistantTurn): Promise<StepResult> {
+    if (this.state.done) throw new Error(`step after the episode ended (${this.state.exitStatus})`);
+    if (!this.state.admit()) return this.#ended([]);
+    const r = await this.#stepOnce(turn);
+    const status = this.state.stepped(r.done ? r.exitStatus ?? "stop_rule" : undefined);
+    return status ? this.#ended(r.observations) : r;
+  }
+
+  #ended(observations: ChatMessage[]): StepResult {
+    return { observations, done: true, exitStatus: this.state.exitStatus };
+  }
+
+  async #stepOnce(turn: AssistantTurn): Promise<StepResult> {
     const r = await this.episode.step(turn);
     const steps = this.task.steps;
     if (!steps || !r.done) return r;
     const step = steps[this.#step];
     const v = await verify(this.box, this.episode.answer(), { rewardKey: this.env.opts.rewardKey, step });
     this.#outcomes.push({ name: step.config.name, result: v });
-    if (this.#step + 1 >= steps.length || !passesGate(step, v)) {
+    if (r.exitStatus === "container_dead" || this.#step + 1 >= steps.length || !passesGate(step, v)) {
       this.#stepsOver = true;
       return r;
     }
@@ -217,7 +299,15 @@ export class HarborEpisode {
       for (const k of this.env.profileKeys) metrics[`metric/profile/${k}`] = k === this.profileKey ? 1 : 0;
       metrics[`metric/profile/${this.profileKey}`] = 1;
       metrics[`metric/profile/${this.profileKey}/reward`] = v.reward;
-      return { reward: v.reward, metrics, answer, verifierError: v.error, verifierMode: v.mode };
+      return {
+        reward: v.reward,
+        metrics,
+        answer,
+        verifierError: v.error,
+        verifierMode: v.mode,
+        exitStatus: this.state.finalStatus,
+        turns: this.state.turns,
+      };
     } finally {
       await this.close();
     }
@@ -236,10 +326,19 @@ export class HarborEpisode {
     return { ...combineSteps(this.task, this.#outcomes, key), mode: this.box.verifierMode };
   }
 
-  /** Removes the episode's containers without scoring. */
+  /** Removes the episode's containers without scoring; safe to call twice. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.box.remove();
+    try {
+      await this.box.remove();
+    } finally {
+      this.env.closed(this);
+    }
+  }
+
+  /** `await using ep = await env.reset(row)` closes it at the end of the scope. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 }

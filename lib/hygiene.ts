@@ -1,6 +1,11 @@
 /**
  * Container hygiene: every container pgs starts carries labels naming the owning host, process and run, so that
  * containers left by a dead process can be found and removed, and a live process removes its own at exit.
+ *
+ * A library owns no signals: this module installs no SIGINT/SIGTERM handler (the `pgs` CLI does, in
+ * `cli/signals.ts`). A host that embeds pgs closes what it opened (`HarborEnv.close()`, `await using`), and
+ * `removeOwnContainers()` sweeps whatever this process still has; at a normal exit an `unload` listener removes
+ * what is still tracked.
  */
 import { hostname } from "node:os";
 import type { Docker } from "./docker.ts";
@@ -72,7 +77,7 @@ export function ownerAlive(pid: number, start: string): boolean {
 
 const live = new Map<string, Docker>();
 const reaped = new WeakSet<Docker>();
-let hooksInstalled = false;
+let unloadInstalled = false;
 
 /** Removes containers left on this host by pgs processes that are gone; once per engine per process. */
 export async function reapOrphans(docker: Docker): Promise<string[]> {
@@ -99,7 +104,7 @@ export async function reapOrphans(docker: Docker): Promise<string[]> {
 export function track(docker: Docker, id: string): void {
   live.set(id, docker);
   engines.add(docker);
-  installExitHooks();
+  installUnload();
 }
 
 /** Forgets a container once it has been removed. */
@@ -107,43 +112,40 @@ export function untrack(id: string): void {
   live.delete(id);
 }
 
-interface RemovalBatch {
-  ids: Map<string, ((gone: boolean) => void)[]>;
-}
-const batches = new Map<Docker, RemovalBatch>();
+/** Removals waiting per engine, and whether that engine's removal loop runs. */
+const removals = new Map<Docker, { queue: [string, (gone: boolean) => void][]; running: boolean }>();
 
 /**
- * Removes a container now; on failure it stays tracked and is retried at exit. Removals asked for within the same
- * few milliseconds on one engine go out as one `docker rm` (an episode's container and its verifier's, or many
- * episodes ending together), so the CLI is spawned once, not per container.
+ * Removes a container (`docker rm -f -v`); on failure it stays tracked and is retried at exit. Removals on one engine
+ * go one at a time, each its own call: dockerd 20.10 (before 20.10.27) can deadlock when two containers' network
+ * teardowns overlap (moby/moby#46661, fixed by moby/libnetwork#2679), and one `docker rm` of many ids fans out into
+ * parallel teardowns.
  */
 export function removeContainer(docker: Docker, id: string): Promise<boolean> {
   return new Promise((resolve) => {
-    let batch = batches.get(docker);
-    if (!batch) {
-      const b: RemovalBatch = { ids: new Map() };
-      batch = b;
-      batches.set(docker, b);
-      setTimeout(() => {
-        batches.delete(docker);
-        void flushRemovals(docker, b);
-      }, 5);
-    }
-    batch.ids.set(id, [...batch.ids.get(id) ?? [], resolve]);
+    let r = removals.get(docker);
+    if (!r) removals.set(docker, r = { queue: [], running: false });
+    r.queue.push([id, resolve]);
+    if (!r.running) void drainRemovals(docker, r);
   });
 }
 
-async function flushRemovals(docker: Docker, batch: RemovalBatch): Promise<void> {
-  const ids = [...batch.ids.keys()];
-  const r = await docker.call(["rm", "-f", "-v", ...ids], { timeoutMs: 60_000 }).catch(() => null);
-  const lines = r?.stderr.split("\n") ?? [];
-  // A failure that names no container (the engine is unreachable) fails them all.
-  const all = r === null || (r.code !== 0 && !ids.some((id) => r.stderr.includes(id)));
-  for (const id of ids) {
-    // The daemon names each container it could not remove; one it does not know is gone already.
-    const failed = all || (r!.code !== 0 && lines.some((l) => l.includes(id) && !l.includes("No such container")));
-    if (!failed) untrack(id);
-    for (const done of batch.ids.get(id)!) done(!failed);
+async function drainRemovals(
+  docker: Docker,
+  r: { queue: [string, (gone: boolean) => void][]; running: boolean },
+): Promise<void> {
+  r.running = true;
+  try {
+    for (let next = r.queue.shift(); next; next = r.queue.shift()) {
+      const [id, done] = next;
+      const res = await docker.call(["rm", "-f", "-v", id], { timeoutMs: 60_000 }).catch(() => null);
+      // One the daemon does not know is gone already.
+      const gone = res !== null && !res.timedOut && (res.code === 0 || /No such container/i.test(res.stderr));
+      if (gone) untrack(id);
+      done(gone);
+    }
+  } finally {
+    r.running = false;
   }
 }
 
@@ -156,7 +158,8 @@ export function trackedContainers(): string[] {
 export function removeAllSync(): void {
   for (let attempt = 0; attempt < 2 && live.size; attempt++) {
     const byEngine = new Map<Docker, string[]>();
-    for (const [id, d] of live) byEngine.set(d, [...byEngine.get(d) ?? [], id]);
+    // An engine found down would hang a synchronous call: its containers are swept by the next run instead.
+    for (const [id, d] of live) if (!d.down) byEngine.set(d, [...byEngine.get(d) ?? [], id]);
     for (const [d, ids] of byEngine) {
       try {
         const out = new Deno.Command("docker", { args: ["rm", "-f", "-v", ...ids], env: d.env(), stderr: "piped" })
@@ -168,49 +171,19 @@ export function removeAllSync(): void {
   }
 }
 
-const signalHooks = { start: new Set<() => void>(), exit: new Set<() => void>() };
 const engines = new Set<Docker>();
-
-/**
- * Registers a synchronous function run on SIGINT/SIGTERM: `start` ones as the signal arrives (e.g. stop starting
- * work), `exit` ones after this process's containers are gone, just before it exits (e.g. write a summary of what
- * finished). Returns a function that unregisters it.
- */
-export function onSignal(when: "start" | "exit", fn: () => void): () => void {
-  signalHooks[when].add(fn);
-  installExitHooks();
-  return () => signalHooks[when].delete(fn);
-}
-
-function runHooks(hooks: Set<() => void>): void {
-  for (const fn of hooks) {
-    try {
-      fn();
-    } catch { /* cleanup still runs */ }
-  }
-}
-
 let creating = 0;
-let exiting = false;
-let exited: Promise<never> | undefined;
+let refusing = false;
 
 /**
- * Resolves at once unless a signal is being handled; then never (the handler removes the containers and exits), so a
- * command that finishes meanwhile does not exit before the cleanup is done.
- */
-export function afterSignalCleanup(): Promise<void> {
-  return exited ?? Promise.resolve();
-}
-
-/**
- * Wraps a `docker run`/`docker create` of ours: a signal arriving meanwhile waits for it to settle, so the container
- * it makes is removed too instead of outliving the process.
+ * Wraps a `docker run`/`docker create` of ours: a stop arriving meanwhile waits for it to settle (`creationsSettled`),
+ * so the container it makes is removed too instead of outliving the process.
  */
 export async function creatingContainer<T>(docker: Docker, create: () => Promise<T>): Promise<T> {
   engines.add(docker);
-  installExitHooks();
-  // Once a signal is being handled nothing new is created: it could outlive the last sweep.
-  if (exiting) throw new Error("pgs is stopping: no new container");
+  installUnload();
+  // Once the process is stopping nothing new is created: it could outlive the last sweep.
+  if (refusing) throw new Error("pgs is stopping: no new container");
   creating++;
   try {
     return await create();
@@ -219,47 +192,43 @@ export async function creatingContainer<T>(docker: Docker, create: () => Promise
   }
 }
 
+/** Refuses every later container creation (a stopping process must not make what its last sweep would miss). */
+export function refuseNewContainers(): void {
+  refusing = true;
+}
+
+/** Resolves once no container creation of ours is in flight, or after `maxMs`. */
+export async function creationsSettled(maxMs: number): Promise<void> {
+  const end = Date.now() + maxMs;
+  while (creating > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+}
+
 /**
  * Removes every container of this process, asynchronously: the tracked ones, then any labelled with this run on the
  * engines it used (one a `docker run` made but had not reported yet). Async on purpose: the event loop keeps pumping
  * the pipes of in-flight docker calls (a `docker cp` between two containers holds a container lock in the daemon
  * until its stream is drained), where a synchronous `docker rm` would wait on that lock forever.
  */
-async function removeAllAsync(): Promise<void> {
+export async function removeOwnContainers(): Promise<void> {
   const me = owner();
-  await Promise.all([...engines].map(async (d) => {
-    const mine = [...live].filter(([, e]) => e === d).map(([id]) => id);
-    const ps = await d.call(
-      ["ps", "-aq", "--filter", `label=${LABELS.pid}=${me.pid}`, "--filter", `label=${LABELS.run}=${me.run}`],
-      { timeoutMs: 30_000 },
-    ).catch(() => null);
-    const labelled = ps ? new TextDecoder().decode(ps.stdout).split("\n").filter(Boolean) : [];
-    const ids = [...new Set([...mine, ...labelled])];
-    if (!ids.length) return;
-    const r = await d.call(["rm", "-f", "-v", ...ids], { timeoutMs: 60_000 }).catch(() => null);
-    if (r && r.code === 0) { for (const id of ids) live.delete(id); }
-  }));
+  await Promise.all(
+    [...engines].filter((d) => !d.down).map(async (d) => {
+      const mine = [...live].filter(([, e]) => e === d).map(([id]) => id);
+      const ps = await d.call(
+        ["ps", "-aq", "--filter", `label=${LABELS.pid}=${me.pid}`, "--filter", `label=${LABELS.run}=${me.run}`],
+        { timeoutMs: 30_000 },
+      ).catch(() => null);
+      const labelled = ps ? new TextDecoder().decode(ps.stdout).split("\n").filter(Boolean) : [];
+      const ids = [...new Set([...mine, ...labelled])];
+      if (!ids.length) return;
+      const r = await d.call(["rm", "-f", "-v", ...ids], { timeoutMs: 60_000 }).catch(() => null);
+      if (r && r.code === 0) { for (const id of ids) live.delete(id); }
+    }),
+  );
 }
 
-function installExitHooks(): void {
-  if (hooksInstalled) return;
-  hooksInstalled = true;
+function installUnload(): void {
+  if (unloadInstalled) return;
+  unloadInstalled = true;
   globalThis.addEventListener("unload", removeAllSync);
-  for (const [sig, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
-    try {
-      Deno.addSignalListener(sig, async () => {
-        if (exiting) Deno.exit(code); // a second Ctrl-C does not wait
-        exiting = true;
-        exited = new Promise<never>(() => {});
-        runHooks(signalHooks.start);
-        await removeAllAsync();
-        // Containers being created right now would outlive us: wait (bounded) for those calls, then sweep again.
-        const end = Date.now() + 20_000;
-        while (creating > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-        await removeAllAsync();
-        runHooks(signalHooks.exit);
-        Deno.exit(code);
-      });
-    } catch { /* signals unsupported on this platform */ }
-  }
 }

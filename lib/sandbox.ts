@@ -65,6 +65,8 @@ export class Sandbox {
   /** Phase timings of the start, in milliseconds. */
   readonly timings: StartTimings = { image: 0, run: 0, stage: 0, setup: 0, healthcheck: 0 };
   #removed = false;
+  /** Set when a command found the container stopped by the agent (the verifier then records `container_dead`). */
+  dead = false;
   #verifier?: Promise<VerifierBox>;
   #background: Promise<unknown>[] = [];
 
@@ -252,10 +254,12 @@ export class Sandbox {
     return this.docker.call(["exec", "-u", "0", "-w", "/", this.id, ...argv], { timeoutMs: timeoutSec * 1000 });
   }
 
-  /** True while the container runs (the agent may have killed it). */
+  /** True while the container runs (the agent may have killed it); EngineDownError when the engine does not answer. */
   async running(): Promise<boolean> {
     const r = await this.docker.call(["inspect", "--format", "{{.State.Running}}", this.id]);
-    return text(r.stdout).trim() === "true";
+    const state = text(r.stdout).trim();
+    if (state !== "true" && state !== "false") await this.docker.assertAnswering("inspect");
+    return state === "true";
   }
 
   /** Hands the pre-created verifier container to the verifier (once); undefined when none was prepared. */

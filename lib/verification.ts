@@ -1,6 +1,7 @@
 /** One verification: its timings, the script runs every verifier mode shares, and the way it ends. */
 import type { Docker } from "./docker.ts";
 import { envArgs } from "./docker_args.ts";
+import { InfraError } from "./errors.ts";
 import { removeContainer } from "./hygiene.ts";
 import { parseReward } from "./reward.ts";
 import type { Sandbox } from "./sandbox.ts";
@@ -35,7 +36,14 @@ export interface VerifyResult {
   timings: { capture: number; copy: number; tests: number; total: number };
 }
 
-/** The state one verification builds up: its timings and the way it ends. */
+/** The bound of one copy into or out of a container during verification. */
+export const COPY_TIMEOUT_MS = 600_000;
+
+/**
+ * The state one verification builds up: its timings and the way it ends. A failure is one of three kinds: the
+ * tests' verdict (`fail`: 0 with `verifier_failed`), the agent's own container broken by the agent (`agentBroke`:
+ * also 0), or the verifier's machinery (`infra`: an InfraError, reported apart and retried, never a 0).
+ */
 export class Verification {
   readonly t0 = performance.now();
   readonly timings = { capture: 0, copy: 0, tests: 0, total: 0 };
@@ -48,6 +56,7 @@ export class Verification {
     const base = box.task.config.verifier;
     const step = opts.step?.config.verifier;
     this.cfg = step ? { ...base, timeoutSec: step.timeoutSec, env: step.env, user: step.user } : base;
+    if (box.dead) this.extra.container_dead = 1;
   }
 
   /** A reward of 0 with `verifier_failed`, and why. */
@@ -61,6 +70,26 @@ export class Verification {
       mode: this.box.verifierMode,
       timings: this.timings,
     };
+  }
+
+  /**
+   * A failure of a container that holds the agent's state (its own, or a snapshot of it): scored 0 when the engine
+   * still answers, since the agent may break its own container; an EngineDownError when it does not.
+   */
+  async agentBroke(error: string, extra: Record<string, number> = {}): Promise<VerifyResult> {
+    await this.box.docker.assertAnswering("verify");
+    return this.fail(error, extra);
+  }
+
+  /** A failure of the verifier's own machinery (a clean container, a copy into it): never a reward. */
+  async infra(error: string): Promise<never> {
+    await this.box.docker.assertAnswering("verify");
+    throw new InfraError(`${this.box.task.name}: ${error}`, "verify");
+  }
+
+  /** True when the tests run in a container holding the agent's state (shared, snapshot). */
+  get inAgentState(): boolean {
+    return this.box.verifierMode === "shared" || this.box.verifierMode === "snapshot";
   }
 
   /**
@@ -94,7 +123,8 @@ export class Verification {
       });
       if (!parseFrames(prep.stdout).ready) {
         this.timings.tests = performance.now() - t;
-        return this.fail(`the verifier's setup failed: ${prep.stderr.trim() || `exit ${prep.code}`}`);
+        const why = `the verifier's setup failed: ${prep.stderr.trim() || `exit ${prep.code}`}`;
+        return this.inAgentState ? await this.agentBroke(why) : await this.infra(why);
       }
       run = await docker.call(["exec", "-u", user, ...envFlags, container, "/bin/sh", "-c", testScript(plan.cwd)], {
         timeoutMs,
@@ -107,6 +137,8 @@ export class Verification {
       return this.fail(`tests/test.sh timed out after ${vcfg.timeoutSec} s`, { verifier_timeout: 1 }, testOutput);
     }
     if (exit === undefined) {
+      // The tests' container went away under them (test.sh may stop it): theirs to answer for, while the engine is up.
+      await this.box.docker.assertAnswering("verify");
       return this.fail(`the verifier container failed: ${run.stderr.trim() || `exit ${run.code}`}`, {}, testOutput);
     }
     const parsed = parseReward({ json: files["reward.json"], txt: files["reward.txt"] }, this.opts.rewardKey);
@@ -163,7 +195,7 @@ export async function inVerifierBox<B extends VerifierBox>(
     try {
       vbox = await pending;
     } catch (e) {
-      return v.fail((e as Error).message);
+      return await v.infra((e as Error).message);
     }
     return await fn(vbox, capture);
   } finally {

@@ -6,7 +6,7 @@
  * Processes the agent left running keep running (a task may test a service), and can still interfere.
  */
 import { tarArchive } from "./tar.ts";
-import { scriptInput, type Verification, type VerifyResult } from "./verification.ts";
+import { COPY_TIMEOUT_MS, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
 import { testsEntries } from "./verifier_container.ts";
 
 /** Verifies `v`'s episode in the agent's container. */
@@ -14,13 +14,16 @@ export async function verifyShared(v: Verification, finalMessage: string): Promi
   const box = v.box;
   const capture = await v.capture();
   if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
-  const result = await testIn(v, box.id, finalMessage, capture);
-  // Whether the container still runs is asked only when the tests could not run: no inspect on the common path.
-  if (result.error === undefined || !/is not running/.test(result.error) || await box.running()) return result;
+  // A container the episode saw die is started again at once; otherwise whether it still runs is asked only when the
+  // tests could not run: no inspect on the common path.
+  if (!box.dead) {
+    const result = await testIn(v, box.id, finalMessage, capture);
+    if (result.error === undefined || !/is not running/.test(result.error) || await box.running()) return result;
+  }
   // The agent stopped its container (`kill -9 -1`): its files are intact, so the tests judge what it left, in the
   // container started again (its processes are gone). A capture task has already failed above.
   const r = await box.docker.call(["start", box.id], { timeoutMs: 60_000 });
-  if (r.code !== 0) return v.fail(`cannot start the agent's stopped container again: ${r.stderr.trim()}`);
+  if (r.code !== 0) return await v.agentBroke(`cannot start the agent's stopped container again: ${r.stderr.trim()}`);
   v.extra.container_dead = 1;
   return await testIn(v, box.id, finalMessage, capture);
 }
@@ -43,8 +46,9 @@ export async function testIn(
   const stage = `.pgs-verify-${crypto.randomUUID().replaceAll("-", "")}`;
   const entries = (await testsEntries(task, v.opts.step)).map((e) => ({ ...e, name: `${stage}/${e.name}` }));
   const tar = tarArchive([{ name: stage, type: "dir", mode: 0o700, uid: 0, gid: 0 }, ...entries]);
-  const put = await docker.call(["cp", "-", `${container}:/`], { stdin: tar });
-  if (put.code !== 0) return v.fail(`cannot copy tests/ into the agent's container: ${put.stderr.trim()}`);
+  const put = await docker.call(["cp", "-", `${container}:/`], { stdin: tar, timeoutMs: COPY_TIMEOUT_MS });
+  // The container holds the agent's state (its own, or its snapshot): the agent may have made it refuse the copy.
+  if (put.code !== 0) return await v.agentBroke(`cannot copy tests/ into the agent's container: ${put.stderr.trim()}`);
   v.timings.copy = performance.now() - t1;
 
   const plan = {

@@ -4,6 +4,7 @@
  * installed packages, /logs/artifacts), while no process of the agent's is alive to interfere with the tests, which
  * also means a service the agent was asked to leave running is gone.
  */
+import { EngineDownError, InfraError } from "./errors.ts";
 import { removeContainer } from "./hygiene.ts";
 import type { Verification, VerifyResult } from "./verification.ts";
 import { startVerifierContainer } from "./verifier_container.ts";
@@ -19,16 +20,20 @@ export async function verifySnapshot(v: Verification, finalMessage: string): Pro
   const t0 = performance.now();
   const tag = `pgs-snapshot:${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const commit = await docker.call(["commit", box.id, tag], { timeoutMs: 300_000 });
-  if (commit.code !== 0) return v.fail(`cannot snapshot the agent's container: ${commit.stderr.trim()}`);
+  if (commit.code !== 0) return await v.agentBroke(`cannot snapshot the agent's container: ${commit.stderr.trim()}`);
   let id: string | undefined;
   try {
     id = await startVerifierContainer(docker, box.task, tag, box.task.config.environment, box.workdir);
     v.timings.copy = performance.now() - t0;
     return await testIn(v, id, finalMessage, capture);
   } catch (e) {
-    return v.fail((e as Error).message);
+    if (e instanceof InfraError && !(e instanceof EngineDownError) && e.stage === "verify" && id === undefined) {
+      // The snapshot is the agent's state: a container of it that cannot start (no /bin/sh left) is the agent's doing.
+      return await v.agentBroke(e.message);
+    }
+    throw e;
   } finally {
     if (id) await removeContainer(docker, id);
-    await docker.call(["rmi", "-f", tag]);
+    await docker.call(["rmi", "-f", tag]).catch(() => {});
   }
 }

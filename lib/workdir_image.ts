@@ -111,7 +111,7 @@ export async function buildWorkdirImage(
     if (put.code !== 0) {
       throw new InfraError(`${taskName}: cannot copy the workdir into ${base}: ${put.stderr}`, "image");
     }
-    const commit = await docker.call(["commit", cid, tag]);
+    const commit = await docker.call(["commit", cid, tag], { timeoutMs: 300_000 });
     if (commit.code !== 0) {
       throw new InfraError(`${taskName}: cannot commit the workdir image: ${commit.stderr}`, "image");
     }

@@ -6,7 +6,7 @@
  */
 import { type Context, Hono } from "hono";
 import type { HttpApp } from "../http_app.ts";
-import { InfraError, TaskError } from "../errors.ts";
+import { EngineDownError, InfraError, TaskError } from "../errors.ts";
 import type { EnvRow, HarborEnv, HarborEpisode } from "../harbor_env.ts";
 import type { AssistantTurn } from "../harness/episode.ts";
 import { profileNames, resolveProfileName } from "../harness/registry.ts";
@@ -29,10 +29,6 @@ export interface EnvServerOptions {
 interface Live {
   id: string;
   ep: HarborEpisode;
-  maxTurns?: number;
-  turns: number;
-  done: boolean;
-  exitStatus?: string;
   busy: boolean;
   lastUsed: number;
 }
@@ -163,6 +159,7 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
   app.onError((err, c) => {
     if (err instanceof HttpError) return c.json({ error: { type: err.type, message: err.message } }, err.status);
     if (err instanceof TaskError) return c.json({ error: { type: "invalid_task", message: err.message } }, 400);
+    if (err instanceof EngineDownError) return c.json({ error: { type: "engine_down", message: err.message } }, 503);
     if (err instanceof InfraError) return c.json({ error: { type: "infra_error", message: err.message } }, 503);
     return c.json({ error: { type: "internal_error", message: (err as Error).message } }, 500);
   });
@@ -199,7 +196,7 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       starting--;
     }
     const id = crypto.randomUUID();
-    live.set(id, { id, ep, maxTurns: row.max_turns, turns: 0, done: false, busy: false, lastUsed: Date.now() });
+    live.set(id, { id, ep, busy: false, lastUsed: Date.now() });
     return c.json({
       episode_id: id,
       messages: ep.firstMessages,
@@ -220,9 +217,9 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       episode_id: e.id,
       harness_profile: e.ep.harnessProfile,
       task: e.ep.task.name,
-      turns: e.turns,
-      done: e.done,
-      exit_status: e.exitStatus ?? null,
+      turns: e.ep.state.turns,
+      done: e.ep.done,
+      exit_status: e.ep.exitStatus ?? null,
       messages: e.ep.episode.messages,
     });
   });
@@ -230,19 +227,18 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
   app.post("/v1/episodes/:id/step", async (c) => {
     const e = get(c.req.param("id"));
     const turn = parseTurn(await jsonBody(c));
-    if (e.done) throw new HttpError(409, "episode_done", "the episode has ended; POST .../finish for its reward");
+    if (e.ep.done) throw new HttpError(409, "episode_done", "the episode has ended; POST .../finish for its reward");
     if (e.busy) throw new HttpError(409, "episode_busy", "a step of this episode is still running");
     e.busy = true;
     try {
+      // The episode's state machine applies the turn limit, the task's agent timeout and the exit status.
       const r = await e.ep.step(turn);
-      e.turns++;
-      e.done = r.done;
-      e.exitStatus = r.exitStatus;
-      if (!r.done && e.maxTurns !== undefined && e.turns >= e.maxTurns) {
-        e.done = true;
-        e.exitStatus = "max_turns";
-      }
-      return c.json({ observations: r.observations, done: e.done, exit_status: e.exitStatus ?? null, turns: e.turns });
+      return c.json({
+        observations: r.observations,
+        done: e.ep.done,
+        exit_status: e.ep.exitStatus ?? null,
+        turns: e.ep.state.turns,
+      });
     } finally {
       e.busy = false;
       e.lastUsed = Date.now();
@@ -261,8 +257,8 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       answer: r.answer,
       verifier_error: r.verifierError ?? null,
       verifier_mode: r.verifierMode,
-      exit_status: e.exitStatus ?? (e.done ? "stop_rule" : "unfinished"),
-      turns: e.turns,
+      exit_status: r.exitStatus,
+      turns: r.turns,
       harness_profile: e.ep.harnessProfile,
     });
   });

@@ -8,6 +8,7 @@ import type { EnvRow, HarborEnv, HarborEpisode } from "../harbor_env.ts";
 import { resolveProfileName } from "../harness/registry.ts";
 import type { Policy, PolicyTurn, TurnTokens } from "./policy.ts";
 import { PolicyError } from "./policy.ts";
+import { EngineDownError } from "../errors.ts";
 import type { Semaphore } from "./semaphore.ts";
 import { type ExitStatus, type RolloutDetail, type Trajectory, TRAJECTORY_FORMAT, trajectoryId } from "./trajectory.ts";
 
@@ -25,7 +26,7 @@ export interface EpisodeJob {
 export interface EpisodeRunOptions {
   /** What answers the turns. */
   policy: Policy;
-  /** Turns before the episode is cut off (a row's `max_turns` wins; default 32). */
+  /** Turns before the episode ends with `max_turns` (a row's `max_turns` wins; default 32). */
   maxTurns?: number;
   /** Limits containers starting at once (default: no limit). */
   startGate?: Semaphore;
@@ -96,8 +97,9 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
   let ep: HarborEpisode;
   const release = await opts.startGate?.acquire();
   try {
-    ep = await env.reset(job.row, job.rowId);
+    ep = await env.reset(job.row, job.rowId, { maxTurns: opts.maxTurns ?? 32 });
   } catch (e) {
+    if (e instanceof EngineDownError) throw e;
     return done({ exit_status: "infra_error", reward: null, error: `start: ${(e as Error).message}` });
   } finally {
     release?.();
@@ -107,22 +109,16 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
   base.tools = ep.tools;
   base.chat_template_kwargs = ep.chatTemplateKwargs;
 
-  const maxTurns = job.row.max_turns ?? opts.maxTurns ?? 32;
-  const deadline = performance.now() + ep.task.config.agent.timeoutSec * 1000;
   const tokens: (TurnTokens | undefined)[] = [];
   const drift: number[] = [];
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
-  let exit: ExitStatus = "max_turns";
   let error: string | undefined;
   try {
-    for (let turn = 0; turn < maxTurns; turn++) {
+    // The episode's state machine owns the limits (turns, the agent timeout) and the exit status.
+    for (let turn = 0; !ep.done; turn++) {
       if (opts.signal?.aborted) throw new EpisodeAborted();
-      const left = deadline - performance.now();
-      if (left <= 0) {
-        exit = "timeout";
-        break;
-      }
-      const timeout = AbortSignal.timeout(left);
+      if (!ep.state.admit()) break; // the agent timeout ran out between turns
+      const timeout = AbortSignal.timeout(Math.max(1, ep.timeLeftMs()));
       const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
       let reply: PolicyTurn;
       const tp = performance.now();
@@ -139,11 +135,11 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
       } catch (e) {
         if (opts.signal?.aborted) throw new EpisodeAborted();
         if (timeout.aborted) {
-          exit = "timeout";
+          ep.end("timeout");
           break;
         }
         if (e instanceof PolicyError && e.kind === "context_length") {
-          exit = "context_length";
+          ep.end("context_length");
           error = e.message;
           break;
         }
@@ -165,17 +161,13 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
       tokens.push(reply.tokens);
       const { tokens: _t, usage: _u, ...assistant } = reply;
       const ts = performance.now();
-      const r = await ep.step(assistant);
+      await ep.step(assistant);
       timings.tools_ms += performance.now() - ts;
-      if (r.done) {
-        exit = r.exitStatus ?? "stop_rule";
-        break;
-      }
     }
   } catch (e) {
     opts.policy.end?.(ep);
     await ep.close();
-    if (e instanceof EpisodeAborted) throw e;
+    if (e instanceof EpisodeAborted || e instanceof EngineDownError) throw e;
     return done({ ...episodeFields(ep), exit_status: "infra_error", reward: null, error: (e as Error).message });
   }
   opts.policy.end?.(ep);
@@ -185,6 +177,7 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
   try {
     scored = await ep.finish();
   } catch (e) {
+    if (e instanceof EngineDownError) throw e;
     return done({
       ...episodeFields(ep),
       exit_status: "infra_error",
@@ -206,7 +199,7 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
     answer: scored.answer,
     reward: scored.reward,
     metrics: scored.metrics,
-    exit_status: exit,
+    exit_status: scored.exitStatus,
     ...(error ?? scored.verifierError ? { error: error ?? scored.verifierError } : {}),
     ...(rollout ? { rollout_details: rollout, drift_turns: drift } : {}),
     ...(usage.prompt_tokens || usage.completion_tokens ? { usage } : {}),

@@ -4,6 +4,7 @@
  * sample (every row's sample 0 first), so an interrupted run still covers every task.
  */
 import { Docker } from "../docker.ts";
+import { EngineDownError } from "../errors.ts";
 import { type EnvRow, HarborEnv, type HarborEnvOptions } from "../harbor_env.ts";
 import { reapOrphans } from "../hygiene.ts";
 import { type EndpointOptions, endpointPolicy } from "./endpoint_policy.ts";
@@ -87,36 +88,72 @@ export async function runEpisodes(
   const envs = hosts.map((h) => new HarborEnv({ ...envOptions, docker: new Docker(h.host) }));
   await Promise.all(envs.map((e) => reapOrphans(e.store.docker)));
 
+  // An engine that stops answering stops the whole run: episodes in flight are dropped (not recorded), as on Ctrl-C.
+  const stop = new AbortController();
+  const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
+  let down: EngineDownError | undefined;
+  const engineDown = (e: EngineDownError) => {
+    down ??= e;
+    stop.abort();
+    for (const env of envs) env.store.docker.markDown(e);
+  };
+  const watch = envs.map((env) => watchEngine(env.store.docker, engineDown));
+
   let next = 0;
   const worker = async (env: HarborEnv, host: DockerHostOptions, gate: Semaphore) => {
-    while (next < jobs.length && !opts.signal?.aborted) {
+    while (next < jobs.length && !signal.aborted) {
       const job = jobs[next++];
       try {
         const t = await runEpisode(env, job, {
           policy,
           maxTurns: opts.maxTurns,
           startGate: gate,
-          signal: opts.signal,
+          signal,
           model,
           dockerHost: host.host ?? "default",
         });
         // After a stop, containers are being removed under live episodes: what they report is not recorded.
-        if (opts.signal?.aborted) return;
+        if (signal.aborted) return;
         groups.get(job.rowId)!.push(t);
         opts.onEpisode?.(t);
       } catch (e) {
         if (e instanceof EpisodeAborted) return;
+        if (e instanceof EngineDownError) return engineDown(e);
+        if (signal.aborted) return; // a call killed by the stop
         throw e;
       }
     }
   };
-  await Promise.all(hosts.flatMap((h, i) => {
-    const gate = new Semaphore(h.maxStarting ?? opts.maxStarting ?? 4);
-    const n = h.maxConcurrent ?? opts.maxConcurrent ?? 8;
-    return Array.from({ length: n }, () => worker(envs[i], h, gate));
-  }));
+  try {
+    await Promise.all(hosts.flatMap((h, i) => {
+      const gate = new Semaphore(h.maxStarting ?? opts.maxStarting ?? 4);
+      const n = h.maxConcurrent ?? opts.maxConcurrent ?? 8;
+      return Array.from({ length: n }, () => worker(envs[i], h, gate));
+    }));
+  } finally {
+    for (const w of watch) w();
+  }
+  // The episodes that finished were reported through onEpisode; the caller keeps them.
+  if (down) throw down;
   return ids.map((id) => groups.get(id)!.sort((a, b) => a.sample - b.sample));
 }
+
+/** Probes `docker` every 15 s while a run goes on; calls `onDown` once it stops answering. Returns a stop function. */
+function watchEngine(docker: Docker, onDown: (e: EngineDownError) => void): () => void {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    docker.assertAnswering("the run").catch((e) => e instanceof EngineDownError && onDown(e)).finally(() =>
+      busy = false
+    );
+  }, WATCH_MS);
+  Deno.unrefTimer(timer);
+  return () => clearInterval(timer);
+}
+
+/** How often a run asks its engines whether they answer. */
+const WATCH_MS = 15_000;
 
 /** Row ids; a row repeated verbatim gets `.2`, `.3`, ... so each occurrence is its own group. */
 export function rowIds(rows: EnvRow[]): string[] {

@@ -9,8 +9,10 @@ import type { ChatMessage, ToolSchema } from "../harness/types.ts";
 /** The format tag of every record; bumped on incompatible changes. */
 export const TRAJECTORY_FORMAT = "pgs.trajectory/1";
 
-/** How an episode ended. `infra_error` episodes are not scored and are retried on resume. */
-export type ExitStatus = "stop_rule" | "max_turns" | "format_errors" | "timeout" | "context_length" | "infra_error";
+import type { ExitStatus } from "../episode_state.ts";
+
+/** How an episode ended (see `episode_state.ts`). `infra_error` episodes are not scored and are retried on resume. */
+export type { ExitStatus };
 
 /** Harbor's `rollout_details` entry: one list per turn. */
 export interface RolloutDetail {

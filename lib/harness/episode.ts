@@ -2,6 +2,8 @@
  * Runs one episode turn by turn under a profile: renders the first prompt, reads each policy turn (native tool calls
  * or a text protocol), runs the tools, words the observations as the harness would, and applies the stop rule.
  */
+import type { ExitStatus } from "../episode_state.ts";
+import { ContainerDeadError } from "../errors.ts";
 import type { Sandbox } from "../sandbox.ts";
 import { Session } from "./session.ts";
 import { parseTerminusJson, terminusFeedback } from "./terminus_json.ts";
@@ -37,8 +39,8 @@ export interface StepResult {
   observations: ChatMessage[];
   /** True when the episode has ended. */
   done: boolean;
-  /** Why the episode ended, when it did. */
-  exitStatus?: "stop_rule" | "format_errors";
+  /** Why the episode ended, when it did (`container_dead`: a tool found the agent's container stopped). */
+  exitStatus?: ExitStatus;
 }
 
 /** Counters an episode keeps for the metrics. */
@@ -208,11 +210,20 @@ export class ProfileEpisode {
     this.messages.push(this.#echo(turn, calls));
     const errorsBefore = this.counters.formatErrors;
     const kind = this.profile.protocol.kind;
-    const obs = kind === "native"
-      ? await this.#native(turn, calls)
-      : kind === "terminus_json"
-      ? await this.#keystrokes(text)
-      : await this.#text(text);
+    let obs: ChatMessage[];
+    try {
+      obs = kind === "native"
+        ? await this.#native(turn, calls)
+        : kind === "terminus_json"
+        ? await this.#keystrokes(text)
+        : await this.#text(text);
+    } catch (e) {
+      if (!(e instanceof ContainerDeadError)) throw e;
+      // The agent stopped its own container: the episode ends here, and is scored on what the container holds.
+      this.session.box.dead = true;
+      this.#finish(null);
+      return { observations: [], done: true, exitStatus: "container_dead" };
+    }
     this.messages.push(...obs);
     if (this.#done) return { observations: obs, done: true, exitStatus: "stop_rule" };
     this.#formatStreak = this.counters.formatErrors > errorsBefore ? this.#formatStreak + 1 : 0;
