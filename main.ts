@@ -1,11 +1,9 @@
 #!/usr/bin/env -S deno run -A
 /** The `pgs` executable: runs the CLI and exits with its code. */
 import { runCli } from "./cli/mod.ts";
-import { afterSignalCleanup, installSignalCleanup } from "./cli/signals.ts";
+import { afterSignalCleanup } from "./cli/signals.ts";
 
 if (import.meta.main) {
-  // Signals are the process's: only the executable takes them, never the library (mod.ts).
-  installSignalCleanup();
   const code = await runCli(Deno.args);
   // A command that ends while Ctrl-C is being handled waits for the handler, which removes containers and exits.
   await afterSignalCleanup();

@@ -53,7 +53,8 @@ export { type BuiltinAgent, type BuiltinOutcome, runBuiltin } from "./lib/builti
 export { type ChannelOptions, type ExecChannel, type ExecOptions, type ExecResult, text } from "./lib/channel.ts";
 export { type CheckOptions, type CheckResult, checkTask, checkTasks } from "./lib/check.ts";
 export { Docker, type DockerCallOptions, type DockerResult } from "./lib/docker.ts";
-export { InfraError, TaskError, UsageError } from "./lib/errors.ts";
+export { ContainerDeadError, EngineDownError, InfraError, TaskError, UsageError } from "./lib/errors.ts";
+export { type EpisodeLimits, EpisodeState, EXIT_STATUSES } from "./lib/episode_state.ts";
 export { type ImageInfo, ImageStore } from "./lib/images.ts";
 export type { WorkdirLayer } from "./lib/workdir_image.ts";
 export { parseReward, type Reward } from "./lib/reward.ts";

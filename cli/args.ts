@@ -13,6 +13,8 @@ export interface Command {
   usage: string;
   /** Runs the command; returns the exit code. */
   run(argv: string[]): Promise<number>;
+  /** True when the command handles SIGINT/SIGTERM itself (default false: the CLI's container cleanup does). */
+  ownSignals?: boolean;
 }
 
 type Options = NonNullable<ParseArgsConfig["options"]>;

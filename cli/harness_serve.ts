@@ -41,6 +41,7 @@ export const harnessServe: Command = {
   name: "harness serve",
   summary: "serve a scripted OpenAI-compatible stub and record every request (JSONL)",
   usage,
+  ownSignals: true,
   async run(argv) {
     const { values, positionals } = parseFlags("harness serve", argv, {
       script: { type: "string" },

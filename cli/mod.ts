@@ -2,6 +2,7 @@
 import denoJson from "../deno.json" with { type: "json" };
 import { InfraError, TaskError, UsageError } from "../lib/errors.ts";
 import type { Command } from "./args.ts";
+import { installSignalCleanup } from "./signals.ts";
 import { harborCheck } from "./harbor_check.ts";
 import { harborRowsCommand } from "./harbor_rows.ts";
 import { harborExport } from "./harbor_export.ts";
@@ -57,7 +58,11 @@ export async function runCli(argv: string[]): Promise<number> {
     if (argv[0] === "--version" || argv[0] === "-V") return console.log(`pgs ${VERSION}`), 0;
     for (const cmd of COMMANDS) {
       const words = cmd.name.split(" ");
-      if (words.every((w, i) => argv[i] === w)) return await cmd.run(argv.slice(words.length));
+      if (words.every((w, i) => argv[i] === w)) {
+        // Signals are the process's: the CLI takes them (never the library), unless the command handles its own.
+        if (!cmd.ownSignals) installSignalCleanup();
+        return await cmd.run(argv.slice(words.length));
+      }
     }
     const group = COMMANDS.filter((c) => c.name.startsWith(`${argv[0]} `));
     if (group.length && (argv.length === 1 || argv[1].startsWith("-"))) {

@@ -197,20 +197,29 @@ for (const v of VARIANTS) {
     });
   });
 
-  dockerTest(name("a background process does not block the call"), async (docker) => {
-    await withChannel(docker, async (ch, id) => {
-      const started = performance.now();
-      const r = await ch.exec("sleep 301 & echo started");
-      assert.equal(r.exitCode, 0);
-      assert.equal(text(r.stdout), "started\n");
-      assert.ok(performance.now() - started < 5000, "the call waited for its background process");
-      // The background process survives the call: it was not waited for, nor killed.
-      assert.ok((await processArgs(docker, id)).includes("sleep 301"));
-      const r2 = await ch.exec("nohup sleep 302 >/dev/null 2>&1 & echo $!");
-      assert.match(text(r2.stdout), /^\d+\n$/);
-      assert.ok((await processArgs(docker, id)).includes("sleep 302"));
-    });
-  });
+  dockerTest(
+    name("a background job sent elsewhere does not block the call; one holding the output does"),
+    async (docker) => {
+      await withChannel(docker, async (ch, id) => {
+        // As for a harness reading pipes: the call is over once no process holds its output open.
+        const started = performance.now();
+        const r = await ch.exec("nohup sleep 302 >/dev/null 2>&1 & echo $!");
+        assert.match(text(r.stdout), /^\d+\n$/);
+        assert.ok(performance.now() - started < 5000, "the call waited for a job that let go of its output");
+        assert.ok((await processArgs(docker, id)).includes("sleep 302"), "the job survives the call");
+        const late = await ch.exec("(sleep 1; echo late) & echo early");
+        assert.deepEqual(summary(late), { exitCode: 0, stdout: "early\nlate\n", stderr: "", timedOut: false });
+        // A job that keeps the output runs into the call's timeout, and goes with it; the earlier one stays.
+        const held = await ch.exec("sleep 301 & echo started", { timeoutSec: 2 });
+        assert.equal(held.timedOut, true);
+        assert.equal(held.exitCode, 137);
+        assert.equal(text(held.stdout), "started\n");
+        const left = await processArgs(docker, id);
+        assert.ok(!left.includes("sleep 301"), "the job that held the output was killed with the call");
+        assert.ok(left.includes("sleep 302"));
+      });
+    },
+  );
 
   dockerTest(name("the fallback (one docker exec per call) gives the same results"), async (docker) => {
     const script = "echo out; echo err >&2; printf 'x\\000y'; exit 5";

@@ -5,7 +5,7 @@
  */
 import { join, resolve } from "node:path";
 import { Docker } from "../docker.ts";
-import { InfraError, UsageError } from "../errors.ts";
+import { EngineDownError, InfraError, UsageError } from "../errors.ts";
 import { loadProfilesModule } from "../harness/load_module.ts";
 import { resolveProfileName } from "../harness/registry.ts";
 import type { EvalConfig } from "./config.ts";
@@ -212,6 +212,19 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
         progress.episode(t);
       },
     });
+  } catch (e) {
+    if (e instanceof EngineDownError) {
+      // What finished is kept, whole: its summary is written, and a re-run resumes once the engine answers again.
+      flush();
+      throw new EngineDownError(
+        e.engine,
+        e.stage,
+        `${
+          e.message.replace(/^.*\((.*)\)$/, "$1")
+        }; ${ran} episode(s) finished now are kept in ${out}, re-run to resume`,
+      );
+    }
+    throw e;
   } finally {
     progress.close();
   }

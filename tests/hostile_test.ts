@@ -1,0 +1,299 @@
+/**
+ * A hostile policy gets exactly the reward it earned, and infrastructure failures are never scored as its own: each
+ * attack runs as a scripted policy under palingenesis-default@1 through the eval runner (`pgs eval --policy
+ * script:` runs the same path), against the real engine, and asserts the reward and the exit status.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createEnvServer } from "../lib/env_server/app.ts";
+import { runEpisodes } from "../lib/eval/run_episodes.ts";
+import { scriptPolicy } from "../lib/eval/policy.ts";
+import type { Trajectory } from "../lib/eval/trajectory.ts";
+import { HarborEnv } from "../lib/harbor_env.ts";
+import type { Turn } from "../stub/script.ts";
+import { BASE_IMAGE, containersWith, dockerTest, makeTask, removeTask } from "./docker_helpers.ts";
+import { pgsEval } from "./eval_helpers.ts";
+
+/** Scores 1 when /workdir/answer.txt holds 42, else 0. */
+const ANSWER_TEST = `#!/bin/bash
+if [ "$(cat /workdir/answer.txt 2>/dev/null)" = 42 ]; then echo 1; else echo 0; fi > /logs/verifier/reward.txt
+`;
+const LIMITS = `docker_image = "${BASE_IMAGE}"\nmemory_mb = 512\npids_limit = 64\n`;
+
+type Layout = "spec" | "harbor";
+
+/** A task checking answer.txt: in the spec's layout (isolated verifier) or Harbor's (shared, in its container). */
+function answerTask(layout: Layout, extra: Record<string, string> = {}, toml = ""): Promise<string> {
+  return makeTask({
+    "task.toml": `[environment]\n${LIMITS}${toml}`,
+    "tests/test.sh": ANSWER_TEST,
+    ...(layout === "spec" ? { "environment/workdir/README": "the working directory\n" } : {}),
+    ...extra,
+  });
+}
+
+const bash = (command: string, timeout?: number): Turn => ({
+  tool_calls: [{ name: "bash", arguments: timeout ? { command, timeout } : { command } }],
+});
+const SUBMIT: Turn = { tool_calls: [{ name: "submit", arguments: {} }] };
+const ANSWER = bash("echo 42 > /workdir/answer.txt");
+
+/** Runs `k` episodes of the task under the script, one at a time, and returns them. */
+async function run(dir: string, turns: Turn[], k = 1): Promise<Trajectory[]> {
+  const [ts] = await runEpisodes(scriptPolicy(turns, "script:hostile"), [{ task_dir: dir }], {}, {
+    k,
+    maxConcurrent: 1,
+  });
+  return ts;
+}
+
+function toolResults(t: Trajectory): string[] {
+  return t.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
+}
+
+for (const layout of ["spec", "harbor"] as const) {
+  const mode = layout === "spec" ? "isolated" : "shared";
+  dockerTest(`hostile [${mode}]: kill -9 -1 ends the episode as container_dead, scored on what it left`, async () => {
+    const dir = await answerTask(layout);
+    try {
+      const [t] = await run(dir, [ANSWER, bash("kill -9 -1"), SUBMIT]);
+      assert.equal(t.exit_status, "container_dead", t.error);
+      assert.equal(t.reward, 1, "answer.txt was written before the container died");
+      assert.equal(t.metrics["metric/container_dead"], 1);
+      assert.equal(t.verifier_mode, mode);
+      assert.equal(t.turns, 2, "nothing runs after the container died");
+    } finally {
+      await removeTask(dir);
+    }
+  });
+}
+
+dockerTest("hostile: kill -9 -1 under a capture scores 0 with container_dead (nothing to capture)", async () => {
+  const dir = await answerTask("spec", {}, `\n[verifier]\ncapture = "cat /workdir/answer.txt"\n`);
+  try {
+    const [t] = await run(dir, [ANSWER, bash("kill -9 -1")]);
+    assert.equal(t.exit_status, "container_dead");
+    assert.equal(t.reward, 0);
+    assert.equal(t.metrics["metric/container_dead"], 1);
+    assert.equal(t.metrics["metric/verifier_failed"], 1);
+  } finally {
+    await removeTask(dir);
+  }
+});
+
+dockerTest("hostile: kill -9 -1 through HarborEnv.step and pgs env serve reports container_dead", async () => {
+  const dir = await answerTask("harbor");
+  await using env = new HarborEnv();
+  try {
+    const ep = await env.reset({ task_dir: dir });
+    const call = (id: string, command: string) => ({
+      content: null,
+      tool_calls: [{
+        id,
+        type: "function" as const,
+        function: { name: "bash", arguments: JSON.stringify({ command }) },
+      }],
+    });
+    assert.equal((await ep.step(call("a", "echo 42 > /workdir/answer.txt"))).done, false);
+    const r = await ep.step(call("b", "kill -9 -1"));
+    assert.deepEqual([r.done, r.exitStatus], [true, "container_dead"]);
+    const scored = await ep.finish();
+    assert.deepEqual([scored.reward, scored.exitStatus, scored.turns], [1, "container_dead", 2]);
+
+    const server = createEnvServer({ env });
+    try {
+      const post = async (path: string, body: unknown) => {
+        const res = await server.app.fetch(
+          new Request(`http://pgs${path}`, { method: "POST", body: JSON.stringify(body) }),
+        );
+        return { status: res.status, body: await res.json() };
+      };
+      const created = await post("/v1/episodes", { row: { task_dir: dir } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = created.body.episode_id;
+      await post(`/v1/episodes/${id}/step`, { message: call("a", "echo 42 > /workdir/answer.txt") });
+      const step = await post(`/v1/episodes/${id}/step`, { message: call("b", "kill -9 -1") });
+      assert.equal(step.status, 200, JSON.stringify(step.body));
+      assert.deepEqual([step.body.done, step.body.exit_status], [true, "container_dead"]);
+      const fin = await post(`/v1/episodes/${id}/finish`, {});
+      assert.deepEqual([fin.body.reward, fin.body.exit_status], [1, "container_dead"]);
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await removeTask(dir);
+  }
+});
+
+dockerTest(
+  "hostile: kill -9 -1 through pgs eval --policy script: is scored, never an infrastructure error",
+  async () => {
+    const dir = await answerTask("spec");
+    const tmp = await Deno.makeTempDir({ prefix: "pgs_hostile_" });
+    try {
+      await Deno.writeTextFile(join(tmp, "turns.json"), JSON.stringify([ANSWER, bash("kill -9 -1")]));
+      const out = join(tmp, "out");
+      const r = await pgsEval(["--tasks", dir, "--policy", `script:${join(tmp, "turns.json")}`, "--out", out]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /0 infra errors/);
+      const [t] = (await Deno.readTextFile(join(out, "trajectories.jsonl"))).trim().split("\n").map((l) =>
+        JSON.parse(l)
+      );
+      assert.deepEqual([t.exit_status, t.reward], ["container_dead", 1]);
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+      await removeTask(dir);
+    }
+  },
+);
+
+dockerTest("hostile: a fork bomb with a 5 s timeout, then an answer: 20 runs in a row all score 1", async () => {
+  const dir = await answerTask("spec");
+  try {
+    const ts = await run(dir, [bash("bomb() { bomb | bomb & }; bomb", 5), ANSWER, SUBMIT], 20);
+    assert.equal(ts.length, 20);
+    for (const t of ts) {
+      const [bomb, answer] = toolResults(t);
+      assert.match(bomb, /^\[exit code 137\]/, "the bomb runs into its timeout (its jobs hold its output)");
+      assert.match(answer, /^\[exit code 0\]/, `run ${t.sample}: the next command ran: ${answer.slice(0, 300)}`);
+      assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 1], `run ${t.sample}`);
+    }
+  } finally {
+    await removeTask(dir);
+  }
+});
+
+for (const layout of ["spec", "harbor"] as const) {
+  const mode = layout === "spec" ? "isolated" : "shared";
+  dockerTest(`hostile [${mode}]: a planted reward and edited /tests never count`, async () => {
+    const dir = await answerTask(layout);
+    try {
+      const [t] = await run(dir, [
+        bash(
+          "mkdir -p /logs/verifier /tests && echo 1 > /logs/verifier/reward.txt && " +
+            `printf '#!/bin/sh\\necho 1 > /logs/verifier/reward.txt\\n' > /tests/test.sh && chmod +x /tests/test.sh`,
+        ),
+        SUBMIT,
+      ]);
+      assert.match(toolResults(t)[0], /^\[exit code 0\]/, "the agent could plant both");
+      assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 0], "the task's pristine tests decided");
+    } finally {
+      await removeTask(dir);
+    }
+  });
+}
+
+dockerTest("hostile [isolated]: a background writer left behind cannot change what the verifier sees", async () => {
+  const dir = await answerTask("spec");
+  try {
+    const [t] = await run(dir, [
+      bash("nohup sh -c 'sleep 1; while :; do echo 42 > /workdir/answer.txt; sleep 0.05; done' >/dev/null 2>&1 &"),
+      SUBMIT,
+    ]);
+    assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 0], "the copy was taken when the episode ended");
+  } finally {
+    await removeTask(dir);
+  }
+});
+
+dockerTest(
+  "hostile: a pytest.py shadow outside the working directory never reaches the isolated verifier",
+  async () => {
+    // The tests run `python3 -m pytest`; with no pytest installed, only a planted shadow could make it pass.
+    const testSh = `#!/bin/bash\ncd /tests && python3 -m pytest -q && echo 1 > /logs/verifier/reward.txt || ` +
+      `echo 0 > /logs/verifier/reward.txt\n`;
+    const dir = await answerTask("spec", { "tests/test.sh": testSh });
+    try {
+      const shadow = "import sys; print('1 passed'); sys.exit(0)";
+      const [t] = await run(dir, [
+        bash(`for d in /usr/lib/python3/dist-packages /tests; do mkdir -p $d && echo "${shadow}" > $d/pytest.py; done`),
+        bash("cd /tests && python3 -m pytest -q"),
+        SUBMIT,
+      ]);
+      assert.match(toolResults(t)[1], /1 passed/, "inside its own container the shadow works");
+      assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 0]);
+    } finally {
+      await removeTask(dir);
+    }
+  },
+);
+
+dockerTest(
+  "hostile: 4 GB under a 512 MB limit, a tool timeout and malformed JSON leave the episode going",
+  async () => {
+    const dir = await answerTask("spec");
+    try {
+      const [t] = await run(dir, [
+        bash("python3 -c 'b = bytearray(1) * (4 << 30)'"),
+        bash("sleep 30", 2),
+        { tool_calls: [{ name: "bash", arguments: '{"command": "echo 42 > /workdir/answer.txt"' }] },
+        ANSWER,
+        SUBMIT,
+      ]);
+      const [oom, slow, malformed] = toolResults(t);
+      assert.match(oom, /^\[exit code (137|1)\]/, oom);
+      assert.match(slow, /^\[exit code 137\]/, slow);
+      assert.match(malformed, /invalid arguments/i, malformed);
+      assert.equal(t.counters.format_errors, 0, "a bad argument string is the tool's error, as the harness words it");
+      assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 1]);
+    } finally {
+      await removeTask(dir);
+    }
+  },
+);
+
+dockerTest("hostile: 1 GB of output in one call keeps the runner's memory bounded", async () => {
+  const dir = await answerTask("spec");
+  const hwm = () => Number(Deno.readTextFileSync("/proc/self/status").match(/VmHWM:\s+(\d+)/)![1]) * 1024;
+  try {
+    const before = hwm();
+    const [t] = await run(dir, [bash("head -c 1000000000 /dev/zero | tr '\\0' a", 600), ANSWER, SUBMIT]);
+    const peak = hwm();
+    console.log(
+      `1 GB of output: peak RSS of the test process ${(peak / 2 ** 20).toFixed(0)} MiB (was ${
+        (before / 2 ** 20).toFixed(0)
+      } MiB)`,
+    );
+    assert.ok(peak - before < 256 * 2 ** 20, `the runner's peak RSS grew by ${(peak - before) / 2 ** 20} MiB`);
+    assert.ok(toolResults(t)[0].length <= 20_000, "the observation is cut to the profile's limit");
+    assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 1]);
+  } finally {
+    await removeTask(dir);
+  }
+});
+
+dockerTest("hostile: a verifier container removed under the episode is an infrastructure error, not a 0", async (d) => {
+  const dir = await answerTask("spec");
+  try {
+    const name = (await Deno.readTextFile(join(dir, "task.toml"))).match(/name = "([^"]+)"/)![1];
+    const policy = scriptPolicy([ANSWER, SUBMIT]);
+    const sabotage = {
+      ...policy,
+      async turn(req: Parameters<typeof policy.turn>[0]) {
+        // Infrastructure, not the agent: the prepared clean container disappears before the verifier copies into it.
+        if (req.turn === 1) {
+          for (const id of await containersWith(d, `pgs.task=${name}`, "pgs.role=verifier")) {
+            await d.call(["rm", "-f", id]);
+          }
+        }
+        return await policy.turn(req);
+      },
+    };
+    const [[t]] = await runEpisodes(sabotage, [{ task_dir: dir }]);
+    assert.equal(t.exit_status, "infra_error", JSON.stringify(t.metrics));
+    assert.equal(t.reward, null);
+    assert.match(t.error ?? "", /verify: .*cannot copy/);
+  } finally {
+    await removeTask(dir);
+  }
+});
+
+dockerTest("hostile: tests that crash or write no reward score 0 with verifier_failed", async () => {
+  const dir = await answerTask("spec", { "tests/test.sh": "#!/bin/bash\nexit 3\n" });
+  try {
+    const [t] = await run(dir, [ANSWER, SUBMIT]);
+    assert.deepEqual([t.exit_status, t.reward, t.metrics["metric/verifier_failed"]], ["stop_rule", 0, 1]);
+  } finally {
+    await removeTask(dir);
+  }
+});
