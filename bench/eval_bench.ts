@@ -6,6 +6,7 @@
 import { Docker } from "../lib/docker.ts";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
 import { scriptPolicy } from "../lib/eval/policy.ts";
+import { makeBenchTask } from "./bench_task.ts";
 import type { Trajectory } from "../lib/eval/trajectory.ts";
 
 const docker = new Docker();
@@ -18,16 +19,7 @@ if (!await docker.ping()) {
   Deno.exit(1);
 }
 
-const dir = await Deno.makeTempDir({ prefix: "pgs-eval-bench-" });
-await Deno.mkdir(`${dir}/environment/workdir`, { recursive: true });
-await Deno.mkdir(`${dir}/tests`);
-await Deno.writeTextFile(`${dir}/task.toml`, `[environment]\ndocker_image = "${image}"\n`);
-await Deno.writeTextFile(`${dir}/instruction.md`, "Write ok into /workdir/out.txt.\n");
-await Deno.writeTextFile(`${dir}/environment/workdir/notes.txt`, "hello\n".repeat(100));
-await Deno.writeTextFile(
-  `${dir}/tests/test.sh`,
-  '#!/bin/sh\n[ "$(cat /workdir/out.txt)" = ok ] && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n',
-);
+const dir = await makeBenchTask(image, "hello\n".repeat(100), "pgs-eval-bench-");
 
 // pi's dialect: one shell call, then a reply (the stop rule).
 const policy = scriptPolicy([

@@ -10,6 +10,7 @@ import { Docker } from "../lib/docker.ts";
 import { EngineDownError } from "../lib/errors.ts";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
 import { scriptPolicy } from "../lib/eval/policy.ts";
+import { makeBenchTask } from "./bench_task.ts";
 
 const num = (k: string, d: number) => Number(Deno.env.get(k) ?? d);
 const ROUNDS = num("ROUNDS", 3), EPISODES = num("EPISODES", 256);
@@ -21,16 +22,7 @@ if (!await docker.ping()) {
 }
 const version = new TextDecoder().decode((await docker.call(["version", "--format", "{{.Server.Version}}"])).stdout);
 
-const dir = await Deno.makeTempDir({ prefix: "pgs-soak-" });
-await Deno.mkdir(`${dir}/environment/workdir`, { recursive: true });
-await Deno.mkdir(`${dir}/tests`);
-await Deno.writeTextFile(`${dir}/task.toml`, `[environment]\ndocker_image = "pgs-base:1"\n`);
-await Deno.writeTextFile(`${dir}/instruction.md`, "Write ok into /workdir/out.txt.\n");
-await Deno.writeTextFile(`${dir}/environment/workdir/notes.txt`, "hello\n");
-await Deno.writeTextFile(
-  `${dir}/tests/test.sh`,
-  '#!/bin/sh\n[ "$(cat /workdir/out.txt)" = ok ] && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n',
-);
+const dir = await makeBenchTask("pgs-base:1", "hello\n", "pgs-soak-");
 const policy = scriptPolicy([
   { tool_calls: [{ name: "bash", arguments: { command: "echo ok > out.txt" } }] },
   { content: "Done." },

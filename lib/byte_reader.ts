@@ -36,6 +36,21 @@ export class ByteReader {
   }
 
   /** Exactly `n` bytes, or null if the stream ends first. */
+  /** The next line, or null at its end or when none comes within `ms` (the reader is then mid-line: drop it). */
+  async readLineWithin(ms: number): Promise<string | null> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      return await Promise.race([
+        this.readLine(),
+        new Promise<null>((r) => timer = setTimeout(() => r(null), ms)),
+      ]);
+    } catch {
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async readExact(n: number): Promise<Uint8Array | null> {
     while (this.#buf.length < n) {
       if (!await this.#fill()) return null;

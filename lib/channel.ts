@@ -4,7 +4,8 @@
  * 70-110 ms of a `docker exec` per call; when the channel cannot start it falls back to one `docker exec` per call.
  */
 import { ByteReader } from "./byte_reader.ts";
-import { CHANNEL_SERVER, encodeBody, KILL_SCRIPT, KILLER_SERVER } from "./channel_script.ts";
+import { ChannelKiller } from "./channel_killer.ts";
+import { CHANNEL_SERVER, encodeBody } from "./channel_script.ts";
 import type { Docker } from "./docker.ts";
 import { ContainerDeadError, InfraError } from "./errors.ts";
 
@@ -79,8 +80,8 @@ export class ExecChannel {
   #reader?: ByteReader;
   #writer?: WritableStreamDefaultWriter<Uint8Array>;
   #queue: Promise<unknown> = Promise.resolve();
-  /** The resident root killer (see KILLER_SERVER), started beside the server; undefined until it is ready. */
-  #killer?: { proc: Deno.ChildProcess; reader: ByteReader; writer: WritableStreamDefaultWriter<Uint8Array> };
+  /** Kills timed-out commands; its resident shell starts beside the server. */
+  readonly #killer: ChannelKiller;
   #nextId = 1;
   #fallback: boolean;
   #closed = false;
@@ -92,6 +93,7 @@ export class ExecChannel {
   /** A channel into `container` on `docker`; its process starts on the first call. */
   constructor(readonly docker: Docker, readonly container: string, readonly opts: ChannelOptions = {}) {
     this.#fallback = opts.forceFallback ?? false;
+    this.#killer = new ChannelKiller(docker, container);
   }
 
   /** True when commands go through one `docker exec` each. */
@@ -104,19 +106,15 @@ export class ExecChannel {
     if (this.opts.user) args.push("-u", this.opts.user);
     if (this.opts.workdir) args.push("-w", this.opts.workdir);
     args.push(this.container, "/bin/sh", "-c", CHANNEL_SERVER);
-    const killer = this.#startKiller();
+    // The first command waits for the killer too, so that even a fork bomb in it can be killed.
+    const killer = this.#killer.start();
     const proc = this.docker.spawn(args, { stdin: true });
     const reader = new ByteReader(proc.stdout.getReader());
     const writer = proc.stdin.getWriter();
     const helper = this.opts.helper ?? new Uint8Array();
     // Not awaited on its own: a server that died at once must not leave the write pending forever.
     writer.write(new Uint8Array([...enc.encode(`PGS-HELPER ${helper.length}\n`), ...helper])).catch(() => {});
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const ready = await Promise.race([
-      reader.readLine(),
-      new Promise<null>((r) => timer = setTimeout(() => r(null), 15_000)),
-    ]);
-    clearTimeout(timer);
+    const ready = await reader.readLineWithin(15_000);
     if (!ready?.startsWith("PGS-READY ")) {
       try {
         proc.kill("SIGKILL");
@@ -136,75 +134,6 @@ export class ExecChannel {
     this.#reader = reader;
     this.#writer = writer;
     await killer;
-  }
-
-  /**
-   * Starts the killer beside the server; the first command waits for both, so that even a fork bomb in it can be
-   * killed. Without it within 15 s, kills fall back to one `docker exec` each.
-   */
-  async #startKiller(): Promise<void> {
-    if (this.#killer) return;
-    let proc: Deno.ChildProcess;
-    try {
-      proc = this.docker.spawn(["exec", "-i", "-u", "0", this.container, "/bin/sh", "-c", KILLER_SERVER], {
-        stdin: true,
-      });
-    } catch {
-      return; // the engine is down: kills fall back to docker exec, which fails the same way
-    }
-    proc.stderr.pipeTo(new WritableStream()).catch(() => {});
-    const k = { proc, reader: new ByteReader(proc.stdout.getReader()), writer: proc.stdin.getWriter() };
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const ready = await Promise.race([
-      k.reader.readLine(),
-      new Promise<null>((r) => timer = setTimeout(() => r(null), 15_000)),
-    ]).catch(() => null);
-    clearTimeout(timer);
-    if (ready !== "PGS-KILLER") {
-      try {
-        proc.kill("SIGKILL");
-      } catch { /* gone */ }
-      return;
-    }
-    proc.status.then(() => {
-      if (this.#killer?.proc === proc) this.#killer = undefined;
-    }).catch(() => {});
-    this.#killer = k;
-  }
-
-  /** One kill through the resident killer; null when it is not there or did not answer within 30 s. */
-  async #killVia(pid: string, start: string): Promise<{ clean: boolean; start: string } | null> {
-    const k = this.#killer;
-    if (!k) return null;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<null>((r) => timer = setTimeout(() => r(null), 30_000));
-    try {
-      const reply = await Promise.race([
-        (async () => {
-          await k.writer.write(enc.encode(`${pid} ${start || "-"}\n`));
-          const first = await k.reader.readLine();
-          const done = await k.reader.readLine();
-          const rc = done?.match(/^PGS-KILLED (\d+)$/)?.[1];
-          if (rc === undefined) return null;
-          return { clean: rc === "0", start: first?.match(/^PGS-KILL (\S+)$/)?.[1] ?? start };
-        })(),
-        late,
-      ]);
-      if (!reply) this.#dropKiller();
-      return reply;
-    } catch {
-      this.#dropKiller();
-      return null;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  #dropKiller(): void {
-    try {
-      this.#killer?.proc.kill("SIGKILL");
-    } catch { /* gone */ }
-    this.#killer = undefined;
   }
 
   /**
@@ -363,26 +292,12 @@ export class ExecChannel {
     return [Number(m[2]), Number(m[3])];
   }
 
-  /**
-   * Kills a command and every process it started, as root (see KILL_SCRIPT); `start` is the start time an earlier
-   * attempt printed. Resolves to whether nothing is left, and the start time to pass on the next attempt.
-   */
-  async kill(pid: string, start = ""): Promise<{ clean: boolean; start: string }> {
-    const via = await this.#killVia(pid, start);
-    if (via) return via;
-    const argv = ["exec", "-u", "0", this.container, "/bin/sh", "-c", KILL_SCRIPT, "kill", pid];
-    if (start) argv.push(start);
-    const r = await this.docker.call(argv, { timeoutMs: 30_000 }).catch(() => null);
-    const printed = r ? text(r.stdout).match(/^PGS-KILL (\S+)$/m)?.[1] : undefined;
-    return { clean: r?.code === 0, start: printed ?? start };
-  }
-
-  // `docker exec` itself needs a free pid: under a fork bomb it fails until a slot frees, so keep trying; zombies
-  // hold pids until reaped, so the kill is repeated until none is left, or until the deadline.
+  // Zombies hold pids until reaped (and a fallback `docker exec` needs a free one), so the kill is repeated until
+  // nothing is left, or until the deadline.
   async #killUntilDone(pid: string, deadline: number): Promise<boolean> {
     let start = "";
     for (let i = 0; performance.now() < deadline; i++) {
-      const r = await this.kill(pid, start);
+      const r = await this.#killer.kill(pid, start);
       if (r.clean) return true;
       start = r.start;
       await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** i, 1000)));
@@ -416,18 +331,7 @@ export class ExecChannel {
   /** Ends the channel's process; later calls fail. */
   async close(): Promise<void> {
     this.#closed = true;
-    if (this.#killer) {
-      const k = this.#killer;
-      this.#killer = undefined;
-      await k.writer.close().catch(() => {});
-      const t = setTimeout(() => {
-        try {
-          k.proc.kill("SIGKILL");
-        } catch { /* gone */ }
-      }, 2000);
-      await k.proc.status.catch(() => {});
-      clearTimeout(t);
-    }
+    await this.#killer.close();
     if (!this.#proc) return;
     await this.#writer?.close().catch(() => {});
     const proc = this.#proc;

@@ -14,8 +14,8 @@
  * `/bin/sh -c SCRIPT` (or `bash -lc`), as a harness's subprocess would, so `$0` and error messages read as they do
  * there; scripts too long for an argument run from a file.
  * Replies: `PGS-PID ID PID` when the command starts; `PGS-HELD ID` when it exited but a process of its group still
- * holds its output (the client then sends an empty line every 50 ms until the end); then `PGS-END ID RC` followed by up to CAP+1 bytes of stdout,
- * MARK, up to CAP+1 bytes of stderr, MARK. Framing by the mark instead of by counts spares a `wc` per command (a
+ * holds its output (the client then sends an empty line every 50 ms until the end); then `PGS-END ID RC` followed
+ * by up to CAP+1 bytes of stdout, MARK, up to CAP+1 bytes of stderr, MARK. Framing by the mark instead of by counts spares a `wc` per command (a
  * fork+exec, ~1.3 ms here); a stream longer than CAP is sized afterwards by a request `ID z 0 - . 1` whose one line
  * is the command's ID, answered `PGS-SIZE ID OUT ERR` (the files of the last command are still there then).
  */

@@ -1,8 +1,8 @@
 /**
  * The `docker` CLI, driven with argv arrays (never shell strings), one engine per instance. Every call has a bound,
  * and the client watches its engine: a probe (see `ping`) failing twice within 10 s each, or container lifecycle
- * calls timing out three times in a row, marks the engine down. Then every call in flight is killed and every later call fails at
- * once with EngineDownError, so that a run stops cleanly instead of waiting on a wedged daemon.
+ * calls timing out three times in a row, marks the engine down. Then every call in flight is killed and every later
+ * call fails at once with EngineDownError, so that a run stops cleanly instead of waiting on a wedged daemon.
  */
 import { EngineDownError, InfraError } from "./errors.ts";
 
@@ -34,7 +34,7 @@ const decoder = new TextDecoder();
 
 /** The bound of a call that names none: generous for a busy engine, finite for a wedged one. */
 export const DEFAULT_CALL_MS = 120_000;
-/** The bound of one `docker version` probe. */
+/** The bound of one probe (`ping`). */
 const PROBE_MS = 10_000;
 /** Lifecycle calls (these take the daemon's container and network locks) that may time out in a row. */
 const MAX_LIFECYCLE_TIMEOUTS = 3;

@@ -40,8 +40,8 @@ export class InfraError extends Error {
 export class EngineDownError extends InfraError {
   /** Always "EngineDownError". */
   override name = "EngineDownError";
-  /** The engine at `engine` (a DOCKER_HOST value, or "the default engine") stopped answering during `stage`. */
-  constructor(readonly engine: string, stage: string, detail: string) {
+  /** The engine at `engine` (a DOCKER_HOST value) stopped answering during `stage`; `detail` says how it showed. */
+  constructor(readonly engine: string, stage: string, readonly detail: string) {
     super(`the Docker engine at ${engine} stopped answering during ${stage} (${detail})`, stage);
   }
 }

@@ -1,6 +1,7 @@
 /** One verification: its timings, the script runs every verifier mode shares, and the way it ends. */
 import type { Docker } from "./docker.ts";
 import { envArgs } from "./docker_args.ts";
+import type { CopyFailure } from "./container_copy.ts";
 import { InfraError } from "./errors.ts";
 import { removeContainer } from "./hygiene.ts";
 import { parseReward } from "./reward.ts";
@@ -35,9 +36,6 @@ export interface VerifyResult {
   /** Milliseconds spent capturing, copying, running the tests, and in total. */
   timings: { capture: number; copy: number; tests: number; total: number };
 }
-
-/** The bound of one copy into or out of a container during verification. */
-export const COPY_TIMEOUT_MS = 600_000;
 
 /**
  * The state one verification builds up: its timings and the way it ends. A failure is one of three kinds: the
@@ -79,6 +77,11 @@ export class Verification {
   async agentBroke(error: string, extra: Record<string, number> = {}): Promise<VerifyResult> {
     await this.box.docker.assertAnswering("verify");
     return this.fail(error, extra);
+  }
+
+  /** A failed copy: the agent's (reading its container) or the machinery's (writing the verifier's). */
+  copyFailed(f: CopyFailure): Promise<VerifyResult> {
+    return f.side === "agent" ? this.agentBroke(f.error) : this.infra(f.error);
   }
 
   /** A failure of the verifier's own machinery (a clean container, a copy into it): never a reward. */

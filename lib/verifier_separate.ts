@@ -8,7 +8,8 @@ import type { ImageStore } from "./images.ts";
 import type { Sandbox } from "./sandbox.ts";
 import { tarArchive, type TarEntry } from "./tar.ts";
 import type { Task } from "./task.ts";
-import { COPY_TIMEOUT_MS, inVerifierBox, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
+import { COPY_TIMEOUT_MS, type CopyFailure, copyFromAgent } from "./container_copy.ts";
+import { inVerifierBox, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
 import { STAGE_DIR, startVerifierContainer, testsEntries, type VerifierBox } from "./verifier_container.ts";
 import { effectiveWorkdirOrRoot } from "./workdir.ts";
 
@@ -49,8 +50,7 @@ export async function verifySeparate(v: Verification, finalMessage: string): Pro
     const t1 = performance.now();
     const paths = artifactPaths(task);
     const copied = await copyArtifacts(box, vbox, paths);
-    if (copied?.side === "agent") return await v.agentBroke(copied.error);
-    if (copied) return await v.infra(copied.error);
+    if (copied) return await v.copyFailed(copied);
     v.timings.copy = performance.now() - t1;
     const plan = {
       cwd: vbox.workdir,
@@ -66,14 +66,9 @@ export async function verifySeparate(v: Verification, finalMessage: string): Pro
 
 /**
  * Copies each path from the agent's container into `STAGE_DIR/a<i>/` of the verifier's (the script then moves it
- * into place); a path the agent's container lacks is skipped, as Harbor skips it. Returns undefined, or an error and
- * its side (reading the agent's container, or the verifier's machinery).
+ * into place); a path the agent's container lacks is skipped, as Harbor skips it. Returns undefined, or the failure.
  */
-async function copyArtifacts(
-  box: Sandbox,
-  vbox: SeparateBox,
-  paths: string[],
-): Promise<{ error: string; side: "agent" | "verifier" } | undefined> {
+async function copyArtifacts(box: Sandbox, vbox: SeparateBox, paths: string[]): Promise<CopyFailure | undefined> {
   const docker = box.docker;
   const stage = STAGE_DIR.slice(1);
   const dir = (name: string): TarEntry => ({ name, type: "dir", mode: 0o700, uid: 0, gid: 0 });
@@ -83,21 +78,12 @@ async function copyArtifacts(
   }
   const made = await docker.call(["cp", "-", `${vbox.id}:/`], { stdin: tarArchive(dirs), timeoutMs: COPY_TIMEOUT_MS });
   if (made.code !== 0) {
-    return { error: `cannot prepare the separate verifier's container: ${made.stderr.trim()}`, side: "verifier" };
+    const error = `cannot prepare the separate verifier's container: ${made.stderr.trim()}`;
+    return { error, side: "verifier", missing: false };
   }
   for (const [i, p] of paths.entries()) {
-    const out = docker.spawn(["cp", `${box.id}:${p}`, "-"], { timeoutMs: COPY_TIMEOUT_MS });
-    const [copy, outStatus, outErr] = await Promise.all([
-      docker.call(["cp", "-", `${vbox.id}:${STAGE_DIR}/a${i}`], { stdin: out.stdout, timeoutMs: COPY_TIMEOUT_MS }),
-      out.status,
-      new Response(out.stderr).text(),
-    ]);
-    if (!outStatus.success) {
-      if (/no such|could not find/i.test(outErr)) continue; // Harbor skips an artifact that is not there
-      return { error: `cannot copy ${p} out of the agent's container: ${outErr.trim()}`, side: "agent" };
-    }
-    if (copy.code !== 0) {
-      return { error: `cannot copy ${p} into the separate verifier: ${copy.stderr.trim()}`, side: "verifier" };
-    }
+    const failed = await copyFromAgent(docker, box.id, p, vbox.id, `${STAGE_DIR}/a${i}`);
+    // Harbor skips an artifact that is not there.
+    if (failed && !failed.missing) return failed;
   }
 }

@@ -6,7 +6,8 @@
  * Processes the agent left running keep running (a task may test a service), and can still interfere.
  */
 import { tarArchive } from "./tar.ts";
-import { COPY_TIMEOUT_MS, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
+import { COPY_TIMEOUT_MS } from "./container_copy.ts";
+import { scriptInput, type Verification, type VerifyResult } from "./verification.ts";
 import { testsEntries } from "./verifier_container.ts";
 
 /** Verifies `v`'s episode in the agent's container. */

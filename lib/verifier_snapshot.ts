@@ -4,7 +4,7 @@
  * installed packages, /logs/artifacts), while no process of the agent's is alive to interfere with the tests, which
  * also means a service the agent was asked to leave running is gone.
  */
-import { EngineDownError, InfraError } from "./errors.ts";
+import { EngineDownError } from "./errors.ts";
 import { removeContainer } from "./hygiene.ts";
 import type { Verification, VerifyResult } from "./verification.ts";
 import { startVerifierContainer } from "./verifier_container.ts";
@@ -16,22 +16,23 @@ export async function verifySnapshot(v: Verification, finalMessage: string): Pro
   const docker = box.docker;
   const capture = await v.capture();
   if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
-  if (!await box.running()) v.extra.container_dead = 1; // a stopped container commits all the same
+  // A stopped container commits all the same; one that died after the episode's last command is found here.
+  if (!box.dead && !await box.running()) v.extra.container_dead = 1;
   const t0 = performance.now();
   const tag = `pgs-snapshot:${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const commit = await docker.call(["commit", box.id, tag], { timeoutMs: 300_000 });
   if (commit.code !== 0) return await v.agentBroke(`cannot snapshot the agent's container: ${commit.stderr.trim()}`);
   let id: string | undefined;
   try {
-    id = await startVerifierContainer(docker, box.task, tag, box.task.config.environment, box.workdir);
+    try {
+      id = await startVerifierContainer(docker, box.task, tag, box.task.config.environment, box.workdir);
+    } catch (e) {
+      if (e instanceof EngineDownError) throw e;
+      // The snapshot is the agent's state: a container of it that cannot start (no /bin/sh left) is the agent's doing.
+      return await v.agentBroke((e as Error).message);
+    }
     v.timings.copy = performance.now() - t0;
     return await testIn(v, id, finalMessage, capture);
-  } catch (e) {
-    if (e instanceof InfraError && !(e instanceof EngineDownError) && e.stage === "verify" && id === undefined) {
-      // The snapshot is the agent's state: a container of it that cannot start (no /bin/sh left) is the agent's doing.
-      return await v.agentBroke(e.message);
-    }
-    throw e;
   } finally {
     if (id) await removeContainer(docker, id);
     await docker.call(["rmi", "-f", tag]).catch(() => {});

@@ -32,6 +32,19 @@ function answerTask(layout: Layout, extra: Record<string, string> = {}, toml = "
   });
 }
 
+/** Runs `fn` on a fresh `answerTask(...args)`, removed afterwards. */
+async function withAnswerTask(
+  args: Parameters<typeof answerTask>,
+  fn: (dir: string) => Promise<void>,
+): Promise<void> {
+  const dir = await answerTask(...args);
+  try {
+    await fn(dir);
+  } finally {
+    await removeTask(dir);
+  }
+}
+
 const bash = (command: string, timeout?: number): Turn => ({
   tool_calls: [{ name: "bash", arguments: timeout ? { command, timeout } : { command } }],
 });
@@ -54,31 +67,25 @@ function toolResults(t: Trajectory): string[] {
 for (const layout of ["spec", "harbor"] as const) {
   const mode = layout === "spec" ? "isolated" : "shared";
   dockerTest(`hostile [${mode}]: kill -9 -1 ends the episode as container_dead, scored on what it left`, async () => {
-    const dir = await answerTask(layout);
-    try {
+    await withAnswerTask([layout], async (dir) => {
       const [t] = await run(dir, [ANSWER, bash("kill -9 -1"), SUBMIT]);
       assert.equal(t.exit_status, "container_dead", t.error);
       assert.equal(t.reward, 1, "answer.txt was written before the container died");
       assert.equal(t.metrics["metric/container_dead"], 1);
       assert.equal(t.verifier_mode, mode);
       assert.equal(t.turns, 2, "nothing runs after the container died");
-    } finally {
-      await removeTask(dir);
-    }
+    });
   });
 }
 
 dockerTest("hostile: kill -9 -1 under a capture scores 0 with container_dead (nothing to capture)", async () => {
-  const dir = await answerTask("spec", {}, `\n[verifier]\ncapture = "cat /workdir/answer.txt"\n`);
-  try {
+  await withAnswerTask(["spec", {}, `\n[verifier]\ncapture = "cat /workdir/answer.txt"\n`], async (dir) => {
     const [t] = await run(dir, [ANSWER, bash("kill -9 -1")]);
     assert.equal(t.exit_status, "container_dead");
     assert.equal(t.reward, 0);
     assert.equal(t.metrics["metric/container_dead"], 1);
     assert.equal(t.metrics["metric/verifier_failed"], 1);
-  } finally {
-    await removeTask(dir);
-  }
+  });
 });
 
 dockerTest("hostile: kill -9 -1 through HarborEnv.step and pgs env serve reports container_dead", async () => {
@@ -148,8 +155,7 @@ dockerTest(
 );
 
 dockerTest("hostile: a fork bomb with a 5 s timeout, then an answer: 20 runs in a row all score 1", async () => {
-  const dir = await answerTask("spec");
-  try {
+  await withAnswerTask(["spec"], async (dir) => {
     const ts = await run(dir, [bash("bomb() { bomb | bomb & }; bomb", 5), ANSWER, SUBMIT], 20);
     assert.equal(ts.length, 20);
     for (const t of ts) {
@@ -158,16 +164,13 @@ dockerTest("hostile: a fork bomb with a 5 s timeout, then an answer: 20 runs in 
       assert.match(answer, /^\[exit code 0\]/, `run ${t.sample}: the next command ran: ${answer.slice(0, 300)}`);
       assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 1], `run ${t.sample}`);
     }
-  } finally {
-    await removeTask(dir);
-  }
+  });
 });
 
 for (const layout of ["spec", "harbor"] as const) {
   const mode = layout === "spec" ? "isolated" : "shared";
   dockerTest(`hostile [${mode}]: a planted reward and edited /tests never count`, async () => {
-    const dir = await answerTask(layout);
-    try {
+    await withAnswerTask([layout], async (dir) => {
       const [t] = await run(dir, [
         bash(
           "mkdir -p /logs/verifier /tests && echo 1 > /logs/verifier/reward.txt && " +
@@ -177,23 +180,18 @@ for (const layout of ["spec", "harbor"] as const) {
       ]);
       assert.match(toolResults(t)[0], /^\[exit code 0\]/, "the agent could plant both");
       assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 0], "the task's pristine tests decided");
-    } finally {
-      await removeTask(dir);
-    }
+    });
   });
 }
 
 dockerTest("hostile [isolated]: a background writer left behind cannot change what the verifier sees", async () => {
-  const dir = await answerTask("spec");
-  try {
+  await withAnswerTask(["spec"], async (dir) => {
     const [t] = await run(dir, [
       bash("nohup sh -c 'sleep 1; while :; do echo 42 > /workdir/answer.txt; sleep 0.05; done' >/dev/null 2>&1 &"),
       SUBMIT,
     ]);
     assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 0], "the copy was taken when the episode ended");
-  } finally {
-    await removeTask(dir);
-  }
+  });
 });
 
 dockerTest(
@@ -202,8 +200,7 @@ dockerTest(
     // The tests run `python3 -m pytest`; with no pytest installed, only a planted shadow could make it pass.
     const testSh = `#!/bin/bash\ncd /tests && python3 -m pytest -q && echo 1 > /logs/verifier/reward.txt || ` +
       `echo 0 > /logs/verifier/reward.txt\n`;
-    const dir = await answerTask("spec", { "tests/test.sh": testSh });
-    try {
+    await withAnswerTask(["spec", { "tests/test.sh": testSh }], async (dir) => {
       const shadow = "import sys; print('1 passed'); sys.exit(0)";
       const [t] = await run(dir, [
         bash(`for d in /usr/lib/python3/dist-packages /tests; do mkdir -p $d && echo "${shadow}" > $d/pytest.py; done`),
@@ -212,17 +209,14 @@ dockerTest(
       ]);
       assert.match(toolResults(t)[1], /1 passed/, "inside its own container the shadow works");
       assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 0]);
-    } finally {
-      await removeTask(dir);
-    }
+    });
   },
 );
 
 dockerTest(
   "hostile: 4 GB under a 512 MB limit, a tool timeout and malformed JSON leave the episode going",
   async () => {
-    const dir = await answerTask("spec");
-    try {
+    await withAnswerTask(["spec"], async (dir) => {
       const [t] = await run(dir, [
         bash("python3 -c 'b = bytearray(1) * (4 << 30)'"),
         bash("sleep 30", 2),
@@ -236,16 +230,13 @@ dockerTest(
       assert.match(malformed, /invalid arguments/i, malformed);
       assert.equal(t.counters.format_errors, 0, "a bad argument string is the tool's error, as the harness words it");
       assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 1]);
-    } finally {
-      await removeTask(dir);
-    }
+    });
   },
 );
 
 dockerTest("hostile: 1 GB of output in one call keeps the runner's memory bounded", async () => {
-  const dir = await answerTask("spec");
   const hwm = () => Number(Deno.readTextFileSync("/proc/self/status").match(/VmHWM:\s+(\d+)/)![1]) * 1024;
-  try {
+  await withAnswerTask(["spec"], async (dir) => {
     const before = hwm();
     const [t] = await run(dir, [bash("head -c 1000000000 /dev/zero | tr '\\0' a", 600), ANSWER, SUBMIT]);
     const peak = hwm();
@@ -257,14 +248,11 @@ dockerTest("hostile: 1 GB of output in one call keeps the runner's memory bounde
     assert.ok(peak - before < 256 * 2 ** 20, `the runner's peak RSS grew by ${(peak - before) / 2 ** 20} MiB`);
     assert.ok(toolResults(t)[0].length <= 20_000, "the observation is cut to the profile's limit");
     assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 1]);
-  } finally {
-    await removeTask(dir);
-  }
+  });
 });
 
 dockerTest("hostile: a verifier container removed under the episode is an infrastructure error, not a 0", async (d) => {
-  const dir = await answerTask("spec");
-  try {
+  await withAnswerTask(["spec"], async (dir) => {
     const name = (await Deno.readTextFile(join(dir, "task.toml"))).match(/name = "([^"]+)"/)![1];
     const policy = scriptPolicy([ANSWER, SUBMIT]);
     const sabotage = {
@@ -283,17 +271,12 @@ dockerTest("hostile: a verifier container removed under the episode is an infras
     assert.equal(t.exit_status, "infra_error", JSON.stringify(t.metrics));
     assert.equal(t.reward, null);
     assert.match(t.error ?? "", /verify: .*cannot copy/);
-  } finally {
-    await removeTask(dir);
-  }
+  });
 });
 
 dockerTest("hostile: tests that crash or write no reward score 0 with verifier_failed", async () => {
-  const dir = await answerTask("spec", { "tests/test.sh": "#!/bin/bash\nexit 3\n" });
-  try {
+  await withAnswerTask(["spec", { "tests/test.sh": "#!/bin/bash\nexit 3\n" }], async (dir) => {
     const [t] = await run(dir, [ANSWER, SUBMIT]);
     assert.deepEqual([t.exit_status, t.reward, t.metrics["metric/verifier_failed"]], ["stop_rule", 0, 1]);
-  } finally {
-    await removeTask(dir);
-  }
+  });
 });

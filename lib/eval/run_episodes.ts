@@ -89,13 +89,14 @@ export async function runEpisodes(
   await Promise.all(envs.map((e) => reapOrphans(e.store.docker)));
 
   // An engine that stops answering stops the whole run: episodes in flight are dropped (not recorded), as on Ctrl-C.
+  // Only that engine is marked down (its calls in flight are killed); the others' episodes end at the stop and
+  // remove their containers.
   const stop = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
   let down: EngineDownError | undefined;
   const engineDown = (e: EngineDownError) => {
     down ??= e;
     stop.abort();
-    for (const env of envs) env.store.docker.markDown(e);
   };
   const watch = envs.map((env) => watchEngine(env.store.docker, engineDown));
 
