@@ -132,6 +132,7 @@ export {
   EpisodeAborted,
   type EpisodeJob,
   type EpisodeRunOptions,
+  lossMask,
   runEpisode,
   type StartGate,
 } from "./lib/eval/episode_runner.ts";
@@ -150,6 +151,32 @@ export {
 } from "./lib/eval/policy.ts";
 export { type EndpointOptions, endpointPolicy } from "./lib/eval/endpoint_policy.ts";
 export {
+  DEFAULT_TOKEN_MAX_TOKENS,
+  type SampledTokens,
+  TOKEN_APIS,
+  type TokenApi,
+  tokenPolicy,
+  type TokenPolicyOptions,
+} from "./lib/eval/token_policy.ts";
+export {
+  type DecodedTurn,
+  type Delta,
+  loadTokenModel,
+  type ParsedCall,
+  type ParsedCompletion,
+  REASONING_PARSERS,
+  type ReasoningParser,
+  reasoningParser,
+  type RenderOptions,
+  TokenModel,
+  type TokenModelFiles,
+  TokenSession,
+  type TokenSessionOptions,
+  TOOL_PARSERS,
+  type ToolParser,
+  toolParser,
+} from "./lib/tokens/mod.ts";
+export {
   latestById,
   readTrajectories,
   type RolloutDetail,
@@ -159,7 +186,14 @@ export {
 } from "./lib/eval/trajectory.ts";
 export { type PassStats, summarize, type Summary, SUMMARY_FORMAT, type TaskSummary } from "./lib/eval/summary.ts";
 export { reportHtml } from "./lib/eval/report_html.ts";
-export { buildConfig, type EvalConfig, type PolicyConfig, type RawConfig, readConfigFile } from "./lib/eval/config.ts";
+export {
+  buildConfig,
+  type EvalConfig,
+  type PolicyConfig,
+  type RawConfig,
+  readConfigFile,
+  type TokenModeConfig,
+} from "./lib/eval/config.ts";
 export { type EvalHooks, type EvalResult, evaluate, type ProgressSink } from "./lib/eval/eval_run.ts";
 export { loadRows, parseRows } from "./lib/eval/load_rows.ts";
 

@@ -32,6 +32,13 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
   --profile-chat-template-kwargs J   JSON {profile: {kwargs}}, e.g. '{"opencode": {"enable_thinking": true}}'
   --max-output N             characters of command output kept where a profile has no limit (default 16000)
   --token-ids                ask for logprobs and vLLM's return_token_ids; store rollout_details, flag drift
+  --tokenizer DIR            token mode: render prompts with this model's chat template and tokenizer (a folder
+                             with tokenizer.json and tokenizer_config.json, or a hub id in the local HF cache) and
+                             send token ids; store rollout_details, template_rewrite_turns and loss_mask
+  --token-api API            token mode's server API: vllm (/v1/completions, default) or sglang (/generate)
+  --reasoning-parser P       token mode: split reasoning off the completion: qwen3, deepseek_r1 (default none)
+  --tool-parser P            token mode: the model's tool-call format: hermes (default), qwen3_coder
+  --no-rewrite-check         token mode: do not render the whole history each turn to count template_rewrite
   --seed N                   seed of the profile draw (default ${DEFAULT_SEED})
   --docker-host H            a Docker engine (repeat to spread episodes over several; default DOCKER_HOST)
   --out DIR                  output folder (default ./${DEFAULT_OUT})
@@ -74,6 +81,11 @@ export const evalCommand: Command = {
       "profile-chat-template-kwargs": { type: "string" },
       "max-output": { type: "string" },
       "token-ids": { type: "boolean" },
+      tokenizer: { type: "string" },
+      "token-api": { type: "string" },
+      "reasoning-parser": { type: "string" },
+      "tool-parser": { type: "string" },
+      "no-rewrite-check": { type: "boolean" },
       seed: { type: "string" },
       "docker-host": { type: "string", multiple: true },
       out: { type: "string" },
@@ -91,9 +103,10 @@ export const evalCommand: Command = {
     const file = values.config ? await readConfigFile(values.config) : {};
     const flags: RawConfig = {};
     for (const [k, v] of Object.entries(values)) {
-      if (["config", "json", "help", "docker-host", "request-timeout"].includes(k)) continue;
+      if (["config", "json", "help", "docker-host", "request-timeout", "no-rewrite-check"].includes(k)) continue;
       flags[camel(k)] = v;
     }
+    if (values["no-rewrite-check"]) flags.rewriteCheck = false;
     flags.requestTimeoutSec = values["request-timeout"];
     if (values["docker-host"]) flags.hosts = values["docker-host"];
     const cfg = buildConfig(file, flags, values.config);

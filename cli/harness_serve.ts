@@ -1,7 +1,10 @@
-/** `pgs harness serve --script turns.json --out requests.jsonl [--host H] [--port N] [--model NAME]`. */
+/** `pgs harness serve --script turns.json --out requests.jsonl [--host H] [--port N] [--model NAME] [--tokenizer DIR]`. */
 import { UsageError } from "../lib/base/errors.ts";
 import { parseScript } from "../lib/script/script.ts";
 import { startStub } from "../stub/server.ts";
+import type { StubTokenModel } from "../stub/token_api.ts";
+import { loadTokenModel } from "../lib/tokens/model.ts";
+import { reasoningParser, toolParser } from "../lib/tokens/parsers/registry.ts";
 import { type Command, parseFlags } from "./args.ts";
 
 const usage =
@@ -14,7 +17,11 @@ conversation (its first two messages); a request without tools gets "Untitled"; 
 POST /v1/responses (OpenAI Responses, as codex sends it) and POST /v1/messages (Anthropic Messages, as claude-code
 sends it) are answered from the same script in their own shapes. Chat completions also answer vLLM's extensions:
 "return_token_ids": true adds prompt_token_ids and choices[0].token_ids, "logprobs": true adds per-token logprobs
-(deterministic: the UTF-8 bytes of a ChatML-style rendering). Stops on Ctrl-C (SIGINT) or SIGTERM.
+(deterministic: the UTF-8 bytes of a ChatML-style rendering). With --tokenizer the stub speaks as that model: it
+answers vLLM's POST /v1/completions (prompt as token ids) and SGLang's POST /generate (input_ids), each scripted turn
+written in the model's format (think block, tool calls), tokenised, ended with the end-of-turn token and given
+deterministic logprobs, the turn taken from the prompt's assistant turns; chat completions then report the chat
+template's real prompt_token_ids. Stops on Ctrl-C (SIGINT) or SIGTERM.
 
 Options:
   --script FILE   turns.json: a list of {"tool_calls": [{"name", "arguments"}]} or {"content"} (required)
@@ -25,6 +32,9 @@ Options:
   --advance MODE  requests (default): each request with tools takes its conversation's next turn, one without tools
                   is a side request; history: the turn is the number of assistant messages in the request (for
                   pgs eval with k > 1, identical episodes at once, and text protocols)
+  --tokenizer DIR           a model folder (tokenizer.json, tokenizer_config.json) or a hub id in the local HF cache
+  --tool-parser P           with --tokenizer: how tool calls are written: hermes (default), qwen3_coder
+  --reasoning-parser P      with --tokenizer: open every turn with the model's think block: qwen3, deepseek_r1
   -h, --help      this help`;
 
 function port(value: string | undefined): number {
@@ -50,6 +60,9 @@ export const harnessServe: Command = {
       port: { type: "string" },
       model: { type: "string" },
       advance: { type: "string" },
+      tokenizer: { type: "string" },
+      "tool-parser": { type: "string" },
+      "reasoning-parser": { type: "string" },
     });
     if (values.help) return console.log(usage), 0;
     if (positionals.length) throw new UsageError(`harness serve: unexpected argument ${positionals[0]}`);
@@ -71,7 +84,22 @@ export const harnessServe: Command = {
     } catch (e) {
       throw new UsageError(`harness serve: ${values.script}: ${(e as Error).message}`);
     }
+    let tokens: StubTokenModel | undefined;
+    if (values.tokenizer) {
+      try {
+        tokens = {
+          model: await loadTokenModel(values.tokenizer),
+          toolParser: toolParser(values["tool-parser"] ?? "hermes"),
+          reasoningParser: values["reasoning-parser"] ? reasoningParser(values["reasoning-parser"]) : undefined,
+        };
+      } catch (e) {
+        throw new UsageError(`harness serve: ${(e as Error).message}`);
+      }
+    } else if (values["tool-parser"] || values["reasoning-parser"]) {
+      throw new UsageError("harness serve: --tool-parser and --reasoning-parser need --tokenizer");
+    }
     const stub = await startStub({
+      tokens,
       turns,
       out: values.out,
       model: values.model ?? "pgs-stub",

@@ -7,6 +7,7 @@ import { chatChunks, chatCompletion, sseStream, usageFor } from "./sse.ts";
 import { ResponsesApi } from "./responses_api.ts";
 import { MessagesApi } from "./messages_api.ts";
 import { logprobsContent, renderCompletion, renderPrompt, tokenIds } from "./tokens.ts";
+import { promptIds, sglangGenerate, type StubTokens, vllmCompletion } from "./token_api.ts";
 
 /** What the app needs: the script, the recorder, and the model name it advertises. */
 export interface StubOptions {
@@ -16,6 +17,8 @@ export interface StubOptions {
   recorder: Recorder;
   /** Listed by /v1/models and answered when a request names no model. */
   model: string;
+  /** A real tokenizer and chat template: serves /v1/completions and /generate, and real chat token ids (default none). */
+  tokens?: StubTokens;
 }
 
 /** An OpenAI-style error body. */
@@ -63,12 +66,21 @@ export function createStubApp(opts: StubOptions): HttpApp {
     const usage = usageFor(bytes.length, reply);
     if (body.stream !== true) {
       const out = chatCompletion(reply, model, now(), usage);
+      if (opts.tokens) {
+        // Speaking as a model: the message is what the server's parsers read out of the model's completion.
+        const choice = (out.choices as Record<string, unknown>[])[0];
+        const message = opts.tokens.chatMessage(reply, body);
+        choice.message = message;
+        choice.finish_reason = message.tool_calls ? "tool_calls" : "stop";
+      }
       // vLLM's extensions: token ids with `return_token_ids`, per-token logprobs with `logprobs`.
       if (body.return_token_ids === true || body.logprobs === true) {
         const choice = (out.choices as Record<string, unknown>[])[0];
-        const completion = tokenIds(renderCompletion(reply));
+        // With a tokenizer, the model's real template and tokens; without, UTF-8 bytes of a ChatML-style rendering.
+        const tok = opts.tokens;
+        const completion = tok ? tok.sample(reply).ids : tokenIds(renderCompletion(reply));
         if (body.return_token_ids === true) {
-          out.prompt_token_ids = tokenIds(renderPrompt(body.messages, body.tools));
+          out.prompt_token_ids = tok ? tok.chatPrompt(body) : tokenIds(renderPrompt(body.messages, body.tools));
           choice.token_ids = completion;
         }
         if (body.logprobs === true) choice.logprobs = { content: logprobsContent(completion) };
@@ -94,11 +106,39 @@ export function createStubApp(opts: StubOptions): HttpApp {
     return messages.answer(bytes, parseObject(bytes));
   });
 
+  // Token prompts: vLLM's completions with a list of ids, SGLang's native /generate (with --tokenizer only).
+  app.post("/v1/completions", async (c) => {
+    const bytes = await recordBody(c, opts.recorder);
+    const body = parseObject(bytes);
+    if (typeof body === "string") return c.json(openaiError(body), 400);
+    const tok = opts.tokens;
+    if (!tok) return c.json(openaiError("pgs harness serve: /v1/completions needs --tokenizer DIR"), 400);
+    const prompt = promptIds(body.prompt, "prompt", tok.model);
+    if (typeof prompt === "string") return c.json(openaiError(prompt), 400);
+    // vLLM's default max_tokens is 16: a client that leaves it out is cut, as it would be there.
+    const max = typeof body.max_tokens === "number" ? body.max_tokens : 16;
+    const model = typeof body.model === "string" && body.model ? body.model : opts.model;
+    return c.json(vllmCompletion(tok.answerPrompt(opts.script, prompt, max), prompt, body, model, tok));
+  });
+  app.post("/generate", async (c) => {
+    const bytes = await recordBody(c, opts.recorder);
+    const body = parseObject(bytes);
+    if (typeof body === "string") return c.json({ error: { message: body } }, 400);
+    const tok = opts.tokens;
+    if (!tok) return c.json({ error: { message: "pgs harness serve: /generate needs --tokenizer DIR" } }, 400);
+    const prompt = promptIds(body.input_ids ?? body.text, "input_ids", tok.model);
+    if (typeof prompt === "string") return c.json({ error: { message: prompt } }, 400);
+    const sp = (body.sampling_params ?? {}) as Record<string, unknown>;
+    // SGLang's default max_new_tokens is 128.
+    const max = typeof sp.max_new_tokens === "number" ? sp.max_new_tokens : 128;
+    return c.json(sglangGenerate(tok.answerPrompt(opts.script, prompt, max), prompt, body, tok));
+  });
+
   // Anything else: a POST is still recorded; every unknown route gets a clear 404.
   app.all("*", async (c) => {
     if (c.req.method === "POST") await recordBody(c, opts.recorder);
     const msg = `pgs harness serve: no route ${c.req.method} ${new URL(c.req.url).pathname} ` +
-      "(serves POST /v1/chat/completions, /v1/responses, /v1/messages and GET /v1/models)";
+      "(serves POST /v1/chat/completions, /v1/responses, /v1/messages, /v1/completions, /generate and GET /v1/models)";
     return c.json(openaiError(msg, "not_found"), 404);
   });
   return app;

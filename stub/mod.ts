@@ -6,6 +6,7 @@
 export { createStubApp, type StubOptions } from "./app.ts";
 export type { HttpApp } from "../lib/base/http_app.ts";
 export { Recorder } from "./recorder.ts";
+export { type Sampled, type StubTokenModel, StubTokens } from "./token_api.ts";
 export { type RunningStub, startStub, type StubServeOptions } from "./server.ts";
 export {
   type Advance,

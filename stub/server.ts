@@ -2,6 +2,7 @@
 import { createStubApp } from "./app.ts";
 import { Recorder } from "./recorder.ts";
 import { type Advance, ScriptRunner, type Turn } from "../lib/script/script.ts";
+import { type StubTokenModel, StubTokens } from "./token_api.ts";
 
 /** A running stub; `stop()` shuts the server and flushes the recording. */
 export interface RunningStub {
@@ -29,13 +30,20 @@ export interface StubServeOptions {
   truncate?: boolean;
   /** How the script advances (default "requests"). */
   advance?: Advance;
+  /** Speak as this model: token endpoints and real chat token ids (default: none). */
+  tokens?: StubTokenModel;
 }
 
 /** Starts the stub on `hostname`, recording to `out`. */
 export async function startStub(opts: StubServeOptions): Promise<RunningStub> {
   if (opts.truncate ?? true) await Deno.writeFile(opts.out, new Uint8Array());
   const recorder = await Recorder.open(opts.out);
-  const app = createStubApp({ script: new ScriptRunner(opts.turns, opts.advance), recorder, model: opts.model });
+  const app = createStubApp({
+    script: new ScriptRunner(opts.turns, opts.advance),
+    recorder,
+    model: opts.model,
+    tokens: opts.tokens ? new StubTokens(opts.tokens) : undefined,
+  });
   const abort = new AbortController();
   const server = Deno.serve(
     { hostname: opts.hostname, port: opts.port ?? 0, signal: abort.signal, onListen: () => {} },

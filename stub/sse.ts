@@ -24,6 +24,8 @@ function finishReason(reply: Reply): "tool_calls" | "stop" {
 /** The assistant message of a reply, as in a non-streaming `choices[0].message`. */
 export function replyMessage(reply: Reply): Record<string, unknown> {
   const message: Record<string, unknown> = { role: "assistant", content: reply.content, refusal: null };
+  // vLLM's name for a reasoning parser's output.
+  if (reply.reasoning !== null) message.reasoning_content = reply.reasoning;
   if (reply.toolCalls.length) {
     message.tool_calls = reply.toolCalls.map((c) => ({
       id: c.id,

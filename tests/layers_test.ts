@@ -13,6 +13,7 @@ export const LAYERS: [prefix: string, rank: number][] = [
   ["lib/base/", 0],
   ["lib/task/", 1],
   ["lib/script/", 1],
+  ["lib/tokens/", 1],
   ["lib/runtime/", 2],
   ["stub/", 2],
   ["lib/verify/", 3],

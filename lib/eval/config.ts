@@ -12,6 +12,8 @@ import type { Sampling } from "./policy.ts";
 import { DEFAULT_K, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_STARTING, type DockerHostOptions } from "./run_episodes.ts";
 import { DEFAULT_PASS_THRESHOLD } from "./summary.ts";
 import { camel, isRecord, num, objectValue, parseHosts, parseWeights } from "./config_values.ts";
+import { REASONING_PARSERS, TOOL_PARSERS } from "../tokens/parsers/registry.ts";
+import { TOKEN_APIS, type TokenApi } from "./token_policy.ts";
 
 export { camel, isRecord, objectValue, parseWeights };
 
@@ -36,6 +38,8 @@ export type PolicyConfig =
     tokenIds: boolean;
     /** Seconds one model request may take (default `DEFAULT_REQUEST_TIMEOUT_SEC`). */
     requestTimeoutSec: number;
+    /** Token mode (`--tokenizer`): pgs renders and tokenises, and sends token ids (default: chat mode). */
+    tokens?: TokenModeConfig;
   }
   /** solution/solve.sh through each profile's own shell tool and stop rule. */
   | { kind: "oracle" }
@@ -45,6 +49,20 @@ export type PolicyConfig =
     /** The turns.json file. */
     path: string;
   };
+
+/** Token mode's settings. */
+export interface TokenModeConfig {
+  /** A model folder, or a hub id found in the local HF cache. */
+  tokenizer: string;
+  /** vLLM's /v1/completions or SGLang's /generate (default vllm). */
+  api: TokenApi;
+  /** `--reasoning-parser` (default none: the text is all content). */
+  reasoningParser?: string;
+  /** `--tool-parser` (default hermes, Qwen2.5's and Qwen3's format). */
+  toolParser: string;
+  /** Count template_rewrite turns (default true; `--rewrite-check false` saves an O(history) render a turn). */
+  rewriteCheck: boolean;
+}
 
 /** Everything an eval run needs, checked. */
 export interface EvalConfig {
@@ -116,6 +134,11 @@ const FIELDS = [
   "seed",
   "out",
   "tokenIds",
+  "tokenizer",
+  "tokenApi",
+  "reasoningParser",
+  "toolParser",
+  "rewriteCheck",
   "hosts",
   "images",
   "redo",
@@ -262,6 +285,16 @@ class Given {
     return g && parseHosts(g.where, g.value);
   }
 
+  /** A string that must be one of `known`. */
+  oneOf<T extends string>(field: Field, known: readonly T[]): T | undefined {
+    const v = this.string(field);
+    if (v === undefined) return undefined;
+    if (!known.includes(v as T)) {
+      throw new UsageError(`${this.where(field)} must be one of ${known.join(", ")}, got ${JSON.stringify(v)}`);
+    }
+    return v as T;
+  }
+
   verifierMode(field: Field): VerifierMode | undefined {
     const s = this.string(field);
     if (s === undefined) return undefined;
@@ -310,6 +343,11 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
   const seed = g.int("seed");
   const out = g.string("out");
   const tokenIds = g.bool("tokenIds");
+  const tokenizer = g.string("tokenizer");
+  const tokenApi = g.oneOf("tokenApi", TOKEN_APIS);
+  const reasoning = g.oneOf("reasoningParser", [...REASONING_PARSERS.keys()]);
+  const toolParserName = g.oneOf("toolParser", [...TOOL_PARSERS.keys()]);
+  const rewriteCheck = g.bool("rewriteCheck");
   const hosts = g.hosts("hosts");
   const images = g.strings("images");
   const redo = g.bool("redo");
@@ -344,6 +382,17 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
       sampling,
       tokenIds: tokenIds ?? false,
       requestTimeoutSec: requestTimeoutSec ?? DEFAULT_REQUEST_TIMEOUT_SEC,
+      ...(tokenizer
+        ? {
+          tokens: {
+            tokenizer,
+            api: tokenApi ?? "vllm",
+            reasoningParser: reasoning,
+            toolParser: toolParserName ?? "hermes",
+            rewriteCheck: rewriteCheck ?? true,
+          },
+        }
+        : {}),
     }
     : named === "oracle"
     ? { kind: "oracle" }

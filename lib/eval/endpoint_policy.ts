@@ -4,6 +4,7 @@
  * sampling parameters, vLLM's `chat_template_kwargs`, and with `tokenIds` vLLM's `logprobs` + `return_token_ids`.
  */
 import type { ToolCall } from "../harness/types.ts";
+import { firstModel, postJson } from "./http_post.ts";
 import { type Policy, PolicyError, type PolicyRequest, type PolicyTurn, type Sampling } from "./policy.ts";
 
 /** Where and how to reach the endpoint. */
@@ -41,8 +42,6 @@ export function normalizeBaseUrl(url: string): string {
   return `${u.origin}${path === "" ? "/v1" : path}`;
 }
 
-const CONTEXT = /context length|maximum context|context_length_exceeded|too many tokens|prompt is too long/i;
-
 /**
  * The endpoint policy. `model` is looked up once on first use when not given.
  *
@@ -65,45 +64,11 @@ const CONTEXT = /context length|maximum context|context_length_exceeded|too many
  */
 export function endpointPolicy(opts: EndpointOptions): Policy & { model(): Promise<string> } {
   const base = normalizeBaseUrl(opts.baseUrl);
-  const headers: Record<string, string> = { "content-type": "application/json" };
+  const headers: Record<string, string> = {};
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
   let model: Promise<string> | undefined;
   const attempts = opts.attempts ?? 6;
   const timeoutMs = (opts.requestTimeoutSec ?? DEFAULT_REQUEST_TIMEOUT_SEC) * 1000;
-
-  async function post(body: unknown, signal?: AbortSignal): Promise<Record<string, unknown>> {
-    let last = "";
-    for (let i = 0; i < attempts; i++) {
-      if (i) await sleep(Math.min(500 * 2 ** (i - 1), 15_000), signal);
-      let res: Response;
-      try {
-        const s = signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-        res = await fetch(`${base}/chat/completions`, {
-          method: "POST",
-          headers,
-          body: JSON.stringify(body),
-          signal: s,
-        });
-      } catch (e) {
-        if (signal?.aborted) throw new PolicyError("endpoint: request aborted", "infra");
-        last = `${base}/chat/completions: ${(e as Error).message}`;
-        continue;
-      }
-      const text = await res.text();
-      if (res.ok) {
-        try {
-          return JSON.parse(text);
-        } catch {
-          throw new PolicyError(`endpoint: response is not JSON: ${text.slice(0, 200)}`, "infra");
-        }
-      }
-      const msg = errorMessage(text);
-      if (res.status === 400 && CONTEXT.test(msg)) throw new PolicyError(msg, "context_length");
-      last = `endpoint: HTTP ${res.status}: ${msg}`;
-      if (res.status !== 429 && res.status < 500) break;
-    }
-    throw new PolicyError(last, "infra");
-  }
 
   const policy = {
     name: `endpoint ${base}`,
@@ -112,7 +77,12 @@ export function endpointPolicy(opts: EndpointOptions): Policy & { model(): Promi
     },
     async turn(req: PolicyRequest): Promise<PolicyTurn> {
       const body = requestBody(await policy.model(), req, opts);
-      const data = await post(body, req.signal);
+      const data = await postJson(`${base}/chat/completions`, body, {
+        headers,
+        attempts,
+        timeoutMs,
+        signal: req.signal,
+      });
       return parseCompletion(data, opts.tokenIds ?? false);
     },
   };
@@ -180,37 +150,4 @@ export function parseCompletion(data: Record<string, unknown>, tokenIds: boolean
     }
   }
   return turn;
-}
-
-function errorMessage(text: string): string {
-  try {
-    const j = JSON.parse(text);
-    const m = j?.error?.message ?? j?.message ?? j?.detail;
-    if (typeof m === "string") return m;
-  } catch { /* not JSON */ }
-  return text.slice(0, 300);
-}
-
-async function firstModel(base: string, headers: Record<string, string>): Promise<string> {
-  let data: { data?: { id?: string }[] };
-  try {
-    const res = await fetch(`${base}/models`, { headers, signal: AbortSignal.timeout(30_000) });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    data = await res.json();
-  } catch (e) {
-    throw new PolicyError(`endpoint: GET ${base}/models failed (${(e as Error).message}); give --model`, "infra");
-  }
-  const id = data.data?.[0]?.id;
-  if (!id) throw new PolicyError(`endpoint: ${base}/models lists no model; give --model`, "infra");
-  return id;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(t);
-      reject(new PolicyError("endpoint: request aborted", "infra"));
-    }, { once: true });
-  });
 }

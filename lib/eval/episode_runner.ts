@@ -124,6 +124,8 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
 
   const tokens: (TurnTokens | undefined)[] = [];
   const drift: number[] = [];
+  const rewrites: number[] = [];
+  let tokenMode = false;
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
   let error: string | undefined;
   let exitCode: number | undefined;
@@ -177,7 +179,9 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
         ])
       ) drift.push(turn);
       tokens.push(reply.tokens);
-      const { tokens: _t, usage: _u, exitCode: _x, ...assistant } = reply;
+      if (reply.templateRewrite !== undefined) tokenMode = true;
+      if (reply.templateRewrite) rewrites.push(turn);
+      const { tokens: _t, usage: _u, exitCode: _x, templateRewrite: _r, ...assistant } = reply;
       const ts = performance.now();
       await ep.step(assistant);
       timings.tools_ms += performance.now() - ts;
@@ -227,10 +231,37 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
     exit_status: scored.exitStatus,
     ...(error ?? scored.verifierError ? { error: error ?? scored.verifierError } : {}),
     ...(rollout ? { rollout_details: rollout, drift_turns: drift } : {}),
+    ...(rollout && tokenMode ? tokenFields(rollout[0], rewrites) : {}),
     ...(usage.prompt_tokens || usage.completion_tokens ? { usage } : {}),
     ...(exitCode !== undefined ? { agent_exit_code: exitCode } : {}),
     ...(scored.testOutput ? { test_output: scored.testOutput } : {}),
   });
+}
+
+/** Token mode's fields: the rewrite turns, and the loss mask when every prompt extends the last (it always does). */
+function tokenFields(r: RolloutDetail, rewrites: number[]): Partial<Trajectory> {
+  const mask = lossMask(r);
+  return { template_rewrite_turns: rewrites, ...(mask ? { loss_mask: mask } : {}) };
+}
+
+/**
+ * The loss mask over the last prompt plus the last completion: 1 for each turn's completion, 0 for the first prompt
+ * and for what came between a completion and the next prompt; undefined when a prompt does not extend the last.
+ */
+export function lossMask(r: RolloutDetail): number[] | undefined {
+  const n = r.prompt_token_ids.length;
+  if (!n) return undefined;
+  const mask: number[] = new Array(r.prompt_token_ids[0].length).fill(0);
+  for (let t = 0; t < n; t++) {
+    const completion = r.completion_token_ids[t];
+    for (let i = 0; i < completion.length; i++) mask.push(1);
+    if (t + 1 < n) {
+      const next = r.prompt_token_ids[t + 1];
+      if (!startsWith(next, [...r.prompt_token_ids[t], ...completion])) return undefined;
+      for (let i = mask.length; i < next.length; i++) mask.push(0);
+    }
+  }
+  return mask;
 }
 
 /** An infrastructure error's stage: the InfraError's own (build, setup, healthcheck, ...), else the runner's phase. */

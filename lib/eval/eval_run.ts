@@ -10,6 +10,9 @@ import { loadProfilesModule } from "../harness/load_module.ts";
 import { resolveProfileName } from "../harness/registry.ts";
 import { type EvalConfig, isRecord, policyLabel } from "./config.ts";
 import { endpointPolicy } from "./endpoint_policy.ts";
+import { tokenPolicy } from "./token_policy.ts";
+import { loadTokenModel } from "../tokens/model.ts";
+import { reasoningParser, toolParser } from "../tokens/parsers/registry.ts";
 import { loadRows } from "./load_rows.ts";
 import { loadTask } from "../task/task.ts";
 import { taskSetNotes } from "../task/task_set_notes.ts";
@@ -44,6 +47,8 @@ function fingerprint(cfg: EvalConfig): Record<string, unknown> {
     maxOutput: cfg.maxOutput ?? null,
     seed: cfg.seed,
     tokenIds: ep?.tokenIds ?? false,
+    // Token mode changes what is sent and kept; the fields are absent (not null) in chat mode, so older runs resume.
+    ...(ep?.tokens ? { tokens: ep.tokens } : {}),
     images: cfg.images ?? null,
     verifierMode: cfg.verifierMode ?? null,
   };
@@ -103,6 +108,27 @@ export async function policyFor(cfg: EvalConfig): Promise<Policy> {
       if (p.apiKeyEnv) {
         apiKey = Deno.env.get(p.apiKeyEnv);
         if (!apiKey) throw new UsageError(`--api-key-env: environment variable ${p.apiKeyEnv} is not set`);
+      }
+      if (p.tokens) {
+        const t = p.tokens;
+        let tokenizer;
+        try {
+          tokenizer = await loadTokenModel(t.tokenizer);
+        } catch (e) {
+          throw new UsageError(`--tokenizer: ${(e as Error).message}`);
+        }
+        return tokenPolicy({
+          baseUrl: p.url,
+          api: t.api,
+          tokenizer,
+          reasoningParser: t.reasoningParser ? reasoningParser(t.reasoningParser) : undefined,
+          toolParser: toolParser(t.toolParser),
+          rewriteCheck: t.rewriteCheck,
+          model: cfg.model,
+          apiKey,
+          requestTimeoutSec: p.requestTimeoutSec,
+          sampling: p.sampling,
+        });
       }
       return endpointPolicy({
         baseUrl: p.url,

@@ -62,6 +62,8 @@ export interface PolicyTurn extends AssistantTurn {
   usage?: { prompt_tokens?: number; completion_tokens?: number };
   /** The exit code of a program the policy ran in the container itself, not through the profile (Harbor's oracle). */
   exitCode?: number;
+  /** Token mode: whether a chat endpoint would have re-rendered this turn's prompt differently (see TokenSession). */
+  templateRewrite?: boolean;
 }
 
 /** Answers turns. `name` is recorded in trajectories and run.json. */
@@ -89,8 +91,10 @@ export class PolicyError extends Error {
 /** A turn from the stub's script format, with stable tool-call ids. */
 export function scriptTurn(turn: Turn | undefined, index: number): AssistantTurn {
   if (!turn) return { content: DONE_TEXT, finish_reason: "stop" };
-  if ("content" in turn) return { content: turn.content, finish_reason: "stop" };
+  const reasoning = turn.reasoning !== undefined ? { reasoning_content: turn.reasoning } : {};
+  if ("content" in turn) return { content: turn.content, finish_reason: "stop", ...reasoning };
   return {
+    ...reasoning,
     content: null,
     finish_reason: "tool_calls",
     tool_calls: turn.tool_calls.map((c, i) => ({

@@ -94,6 +94,11 @@ ${
       : ""
   }
 ${
+    summary.template_rewrite?.episodes_in_token_mode
+      ? `<p>Token mode: ${summary.template_rewrite.turns} template_rewrite turns in ${summary.template_rewrite.episodes} of ${summary.template_rewrite.episodes_in_token_mode} episodes (a chat endpoint would have re-rendered these prompts; the sampled tokens were kept).</p>`
+      : ""
+  }
+${
     summary.infra.length
       ? `<h2>Infrastructure errors</h2>${
         table(["episode", "task", "profile", "error"], summary.infra.map((x) => [x.id, x.task, x.profile, x.error]))

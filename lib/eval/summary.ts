@@ -62,6 +62,8 @@ export interface Summary {
   exit_status: Record<string, number>;
   /** Turns whose prompt did not extend the previous prompt + completion, and episodes with any. */
   drift: { turns: number; episodes: number; episodes_with_tokens: number };
+  /** Token mode: turns a chat endpoint would have re-rendered (the sampled tokens were kept), and episodes with any. */
+  template_rewrite: { turns: number; episodes: number; episodes_in_token_mode: number };
   /** Episodes that hit an infrastructure error, with the error. */
   infra: { id: string; task: string; profile: string; error: string }[];
   /** Mean milliseconds per scored episode. */
@@ -124,6 +126,7 @@ export function summarize(all: Trajectory[], opts: { k: number; expected?: numbe
   tasks.sort((a, b) => a.task.localeCompare(b.task) || a.row_id.localeCompare(b.row_id));
   const withScore = tasks.filter((t) => t.episodes > 0);
   const withTokens = ts.filter((t) => t.drift_turns !== undefined);
+  const inTokenMode = ts.filter((t) => t.template_rewrite_turns !== undefined);
   const scored = ts.filter((t) => t.reward !== null);
   const mean = (f: (t: Trajectory) => number) =>
     scored.length ? Math.round(scored.reduce((a, t) => a + f(t), 0) / scored.length) : 0;
@@ -143,6 +146,11 @@ export function summarize(all: Trajectory[], opts: { k: number; expected?: numbe
       turns: withTokens.reduce((a, t) => a + (t.drift_turns?.length ?? 0), 0),
       episodes: withTokens.filter((t) => t.drift_turns!.length > 0).length,
       episodes_with_tokens: withTokens.length,
+    },
+    template_rewrite: {
+      turns: inTokenMode.reduce((a, t) => a + t.template_rewrite_turns!.length, 0),
+      episodes: inTokenMode.filter((t) => t.template_rewrite_turns!.length > 0).length,
+      episodes_in_token_mode: inTokenMode.length,
     },
     infra: ts.filter((t) => t.reward === null).map((t) => ({
       id: t.id,

@@ -76,6 +76,16 @@ export interface Trajectory {
   rollout_details?: RolloutDetail[];
   /** Turns (0-based) whose prompt did not start with the previous prompt plus completion. */
   drift_turns?: number[];
+  /**
+   * Token mode: turns (0-based) whose prompt a chat endpoint would have rendered differently from the previous prompt
+   * plus completion (the sampled tokens were kept). The drift token mode avoided.
+   */
+  template_rewrite_turns?: number[];
+  /**
+   * Token mode: over the episode's whole sequence (the last prompt plus the last completion), 1 for sampled tokens and
+   * 0 for prompt, tool-result and template tokens.
+   */
+  loss_mask?: number[];
   /** Token counts summed over turns, when the endpoint reported them. */
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** The last 4 kB of test.sh's output, when the tests ran. */

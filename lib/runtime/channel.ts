@@ -27,6 +27,8 @@ export interface ChannelOptions {
 const DEFAULT_TIMEOUT_SEC = 600;
 const DEFAULT_CAP = 1 << 20;
 const KILL_GRACE_MS = 15_000;
+/** Pauses (ms) between asking again whether a container whose channel died still runs (about 1 s in all). */
+const DEATH_RECHECK_MS = [50, 100, 200, 300, 400];
 const enc = new TextEncoder();
 
 /** A fresh random token that frames one reply (128 bits: command output cannot contain it by chance). */
@@ -113,7 +115,14 @@ export class ExecChannel {
    * InfraError when the container is gone from the engine (removed under the episode).
    */
   async #assertRunning(detail: string): Promise<void> {
-    const r = await this.docker.call(["inspect", "--format", "{{.State.Running}}", this.container]);
+    // The channel can end before the engine has seen its container stop (`kill -9 -1` reaps the server first, then
+    // the container's init goes): a container that still runs is asked again for a short while before it is believed.
+    let r = await this.docker.call(["inspect", "--format", "{{.State.Running}}", this.container]);
+    for (const ms of DEATH_RECHECK_MS) {
+      if (text(r.stdout).trim() !== "true") break;
+      await new Promise((ok) => setTimeout(ok, ms));
+      r = await this.docker.call(["inspect", "--format", "{{.State.Running}}", this.container]);
+    }
     const state = text(r.stdout).trim();
     if (state === "true") return;
     if (state === "false") throw new ContainerDeadError(this.container, detail);

@@ -9,8 +9,11 @@ export interface ScriptToolCall {
   arguments: Record<string, unknown> | string;
 }
 
-/** One scripted assistant turn: tool calls, or a text. */
-export type Turn = { tool_calls: ScriptToolCall[] } | { content: string };
+/**
+ * One scripted assistant turn: tool calls, or a text; `reasoning` (optional) is the model's thinking before it, which
+ * the stub answers as `reasoning_content`, or in token mode as the model's own think block.
+ */
+export type Turn = ({ tool_calls: ScriptToolCall[] } | { content: string }) & { reasoning?: string };
 
 /** A tool call as answered, with its generated id and serialised arguments. */
 export interface ReplyToolCall {
@@ -32,6 +35,8 @@ export interface Reply {
   toolCalls: ReplyToolCall[];
   /** The script turn answered (0-based), or null for a side request or past the end. */
   turn: number | null;
+  /** The turn's reasoning, or null. */
+  reasoning: string | null;
 }
 
 /** The text a side request (no tools: a title, a summary) gets. */
@@ -55,18 +60,21 @@ function parseTurn(t: unknown, i: number): Turn {
   const where = `turn ${i + 1}`;
   if (typeof t !== "object" || t === null || Array.isArray(t)) throw new Error(`${where}: expected an object`);
   const o = t as Record<string, unknown>;
-  const keys = Object.keys(o);
+  const keys = Object.keys(o).filter((k) => k !== "reasoning");
   if (keys.length !== 1 || !["tool_calls", "content"].includes(keys[0])) {
     throw new Error(`${where}: expected exactly one of "tool_calls" or "content", got ${JSON.stringify(keys)}`);
   }
+  if ("reasoning" in o && typeof o.reasoning !== "string") throw new Error(`${where}: reasoning must be a string`);
+  const reasoning = typeof o.reasoning === "string" ? { reasoning: o.reasoning } : {};
   if ("content" in o) {
     if (typeof o.content !== "string") throw new Error(`${where}: content must be a string`);
-    return { content: o.content };
+    return { content: o.content, ...reasoning };
   }
   if (!Array.isArray(o.tool_calls) || o.tool_calls.length === 0) {
     throw new Error(`${where}: tool_calls must be a non-empty list`);
   }
   return {
+    ...reasoning,
     tool_calls: o.tool_calls.map((c: unknown, j: number) => {
       const cw = `${where}: tool_calls[${j}]`;
       if (typeof c !== "object" || c === null) throw new Error(`${cw}: expected an object`);
@@ -105,21 +113,33 @@ export class ScriptRunner {
       n = body.messages.filter((m) => (m as { role?: unknown })?.role === "assistant").length;
     } else {
       if (!Array.isArray(body.tools) || body.tools.length === 0) {
-        return { id: completionId(`side:${this.#side++}`, 0), content: SIDE_TEXT, toolCalls: [], turn: null };
+        return {
+          id: completionId(`side:${this.#side++}`, 0),
+          content: SIDE_TEXT,
+          toolCalls: [],
+          turn: null,
+          reasoning: null,
+        };
       }
       n = this.#next.get(key) ?? 0;
     }
+    return this.at(key, n);
+  }
+
+  /** The reply for turn `n` (0-based) of conversation `key`, found by the caller (e.g. from a token prompt). */
+  at(key: string, n: number): Reply {
     this.#next.set(key, Math.max(n + 1, this.#next.get(key) ?? 0));
     const id = completionId(key, n);
     const turn = this.#turns[n];
-    if (!turn) return { id, content: DONE_TEXT, toolCalls: [], turn: null };
-    if ("content" in turn) return { id, content: turn.content, toolCalls: [], turn: n };
+    if (!turn) return { id, content: DONE_TEXT, toolCalls: [], turn: null, reasoning: null };
+    const reasoning = turn.reasoning ?? null;
+    if ("content" in turn) return { id, content: turn.content, toolCalls: [], turn: n, reasoning };
     const toolCalls = turn.tool_calls.map((c, i) => ({
       id: toolCallId(key, n, i),
       name: c.name,
       arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
     }));
-    return { id, content: null, toolCalls, turn: n };
+    return { id, content: null, toolCalls, turn: n, reasoning };
   }
 
   /** How many requests with tools each conversation has made. */
