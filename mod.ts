@@ -100,6 +100,9 @@ export {
   HarborEnv,
   type HarborEnvOptions,
   HarborEpisode,
+  TokenEpisode,
+  type TokenModeOptions,
+  type TokenStepResult,
 } from "./lib/env/mod.ts";
 export { BUILTIN_PROFILES, DEFAULT_SYSTEM_PROMPT, defaultSystemPrompt, registerBuiltins } from "./profiles/mod.ts";
 export {

@@ -6,6 +6,7 @@ import { UsageError } from "../lib/base/errors.ts";
 import { HarborEnv } from "../lib/env/harbor_env.ts";
 import { loadProfilesModule } from "../lib/harness/load_module.ts";
 import { onSignal } from "./signals.ts";
+import { TOKEN_FLAGS, TOKEN_FLAGS_HELP, tokenModeFlags } from "./token_flags.ts";
 import { type Command, parseFlags, positiveInt, verifierModeFlag } from "./args.ts";
 
 const usage = `Usage: pgs env serve [--host 127.0.0.1] [--port 8100] [--token-env NAME] [options]
@@ -37,7 +38,14 @@ Options:
   --max-episodes N          episodes open at once; more get HTTP 429 (default 256)
   --max-starting N          containers starting at once (default 8)
   --profiles-module FILE    a module registering more profiles
-  -h, --help                this help`;
+${TOKEN_FLAGS_HELP}
+  --no-rewrite-check        token mode: do not render the whole history each step to count template_rewrite
+  -h, --help                this help
+
+Token mode (--tokenizer): creating an episode also returns prompt_token_ids; a step takes
+{"completion_token_ids": [...], "logprobs"?: [...]} and returns observation_token_ids (the delta to append, ending
+with the generation prompt) and template_rewrite; finish also returns token_ids, loss_mask, logprobs (null where not
+sampled) and template_rewrite_turns. The trainer never tokenises.`;
 
 function jsonObject(flag: string, v: string | undefined): Record<string, unknown> | undefined {
   return v === undefined ? undefined : objectValue(`env serve: ${flag}`, v);
@@ -64,6 +72,8 @@ export const envServe: Command = {
       "max-episodes": { type: "string" },
       "max-starting": { type: "string" },
       "profiles-module": { type: "string" },
+      "no-rewrite-check": { type: "boolean" },
+      ...TOKEN_FLAGS,
     });
     if (values.help) return console.log(usage), 0;
     if (positionals.length) throw new UsageError(`env serve: unexpected argument ${positionals[0]}`);
@@ -106,8 +116,10 @@ export const envServe: Command = {
       if (e instanceof UsageError) throw e;
       throw new UsageError(`env serve: ${(e as Error).message}`);
     }
+    const t = await tokenModeFlags("env serve", values);
     const server = createEnvServer({
       env,
+      ...(t ? { tokens: { ...t, rewriteCheck: !values["no-rewrite-check"] } } : {}),
       token,
       idleTimeoutSec: positiveInt("env serve", "idle-timeout", values["idle-timeout"], 600),
       maxEpisodes: positiveInt("env serve", "max-episodes", values["max-episodes"], 256),
@@ -116,7 +128,9 @@ export const envServe: Command = {
     const host = values.host ?? "127.0.0.1";
     const http = Deno.serve({ hostname: host, port, onListen: () => {} }, server.app.fetch);
     console.error(
-      `pgs env serve: listening on http://${host}:${http.addr.port}/v1${token ? " (bearer token required)" : ""}`,
+      `pgs env serve: listening on http://${host}:${http.addr.port}/v1${token ? " (bearer token required)" : ""}${
+        t ? ` (token mode: ${t.tokenizer.source})` : ""
+      }`,
     );
     // Ctrl-C / SIGTERM: the hygiene handler removes every container of ours (all open episodes), then exits.
     onSignal("exit", () => console.error(`pgs env serve: stopped; closed ${server.size} open episode(s)`));

@@ -2,9 +2,7 @@
 import { UsageError } from "../lib/base/errors.ts";
 import { parseScript } from "../lib/script/script.ts";
 import { startStub } from "../stub/server.ts";
-import type { StubTokenModel } from "../stub/token_api.ts";
-import { loadTokenModel } from "../lib/tokens/model.ts";
-import { reasoningParser, toolParser } from "../lib/tokens/parsers/registry.ts";
+import { TOKEN_FLAGS, TOKEN_FLAGS_HELP, tokenModeFlags } from "./token_flags.ts";
 import { type Command, parseFlags } from "./args.ts";
 
 const usage =
@@ -32,9 +30,8 @@ Options:
   --advance MODE  requests (default): each request with tools takes its conversation's next turn, one without tools
                   is a side request; history: the turn is the number of assistant messages in the request (for
                   pgs eval with k > 1, identical episodes at once, and text protocols)
-  --tokenizer DIR           a model folder (tokenizer.json, tokenizer_config.json) or a hub id in the local HF cache
-  --tool-parser P           with --tokenizer: how tool calls are written: hermes (default), qwen3_coder
-  --reasoning-parser P      with --tokenizer: open every turn with the model's think block: qwen3, deepseek_r1
+${TOKEN_FLAGS_HELP}
+                            (with a reasoning parser, every turn opens with the model's think block)
   -h, --help      this help`;
 
 function port(value: string | undefined): number {
@@ -60,9 +57,7 @@ export const harnessServe: Command = {
       port: { type: "string" },
       model: { type: "string" },
       advance: { type: "string" },
-      tokenizer: { type: "string" },
-      "tool-parser": { type: "string" },
-      "reasoning-parser": { type: "string" },
+      ...TOKEN_FLAGS,
     });
     if (values.help) return console.log(usage), 0;
     if (positionals.length) throw new UsageError(`harness serve: unexpected argument ${positionals[0]}`);
@@ -84,20 +79,8 @@ export const harnessServe: Command = {
     } catch (e) {
       throw new UsageError(`harness serve: ${values.script}: ${(e as Error).message}`);
     }
-    let tokens: StubTokenModel | undefined;
-    if (values.tokenizer) {
-      try {
-        tokens = {
-          model: await loadTokenModel(values.tokenizer),
-          toolParser: toolParser(values["tool-parser"] ?? "hermes"),
-          reasoningParser: values["reasoning-parser"] ? reasoningParser(values["reasoning-parser"]) : undefined,
-        };
-      } catch (e) {
-        throw new UsageError(`harness serve: ${(e as Error).message}`);
-      }
-    } else if (values["tool-parser"] || values["reasoning-parser"]) {
-      throw new UsageError("harness serve: --tool-parser and --reasoning-parser need --tokenizer");
-    }
+    const t = await tokenModeFlags("harness serve", values);
+    const tokens = t && { model: t.tokenizer, toolParser: t.toolParser, reasoningParser: t.reasoningParser };
     const stub = await startStub({
       tokens,
       turns,

@@ -5,9 +5,15 @@
 SGLang, `pgs harness serve`) for each assistant turn, sending the episode's messages, tools and chat-template
 kwargs as the drawn harness would. `run_episode` is the loop a GRPO trainer runs per sample.
 
+Token mode (`pgs env serve --tokenizer DIR`): the server renders and tokenises; the trainer only samples.
+`TokenSampler` asks vLLM's /v1/completions (a prompt of token ids) or SGLang's /generate (input_ids) for the
+completion's ids and logprobs; `run_token_episode` appends each completion and the server's observation_token_ids
+to the prompt, and gets the loss mask at the end.
+
     pgs env serve --profiles opencode=1,pi=1 --token-env PGS_TOKEN &
     python3 pgs_env_client.py --env http://127.0.0.1:8100 --token-env PGS_TOKEN \
         --endpoint http://127.0.0.1:8000/v1 --task /path/to/task --group 0
+    # token mode: the server started with --tokenizer; add --token-api vllm (or sglang)
 """
 
 import argparse
@@ -67,6 +73,13 @@ class PgsEnv:
         """Posts an assistant message; returns {observations, done, exit_status, turns}."""
         return _request("POST", f"{self.base}/episodes/{episode_id}/step", message, self.token)
 
+    def step_tokens(self, episode_id, completion_token_ids, logprobs=None):
+        """Token mode: posts a sampled completion; returns {observation_token_ids, done, template_rewrite, ...}."""
+        body = {"completion_token_ids": list(completion_token_ids)}
+        if logprobs is not None:
+            body["logprobs"] = list(logprobs)
+        return _request("POST", f"{self.base}/episodes/{episode_id}/step", body, self.token)
+
     def finish(self, episode_id):
         """Scores the episode with the task's verifier: {reward, metrics, answer, ...}; its containers are removed."""
         return _request("POST", f"{self.base}/episodes/{episode_id}/finish", {}, self.token)
@@ -98,6 +111,72 @@ class ChatEndpoint:
         message = dict(choice["message"])
         message["finish_reason"] = choice.get("finish_reason")
         return message
+
+
+class TokenSampler:
+    """Samples token ids: vLLM's /v1/completions with a prompt of ids, or SGLang's native /generate."""
+
+    def __init__(self, base_url, api="vllm", model=None, api_key=None, max_tokens=4096, **sampling):
+        self.api = api
+        self.base = base_url.rstrip("/")
+        if self.base.count("/") < 3:  # http://host:port → http://host:port/v1
+            self.base += "/v1"
+        self.api_key = api_key
+        self.max_tokens = max_tokens
+        self.sampling = {k: v for k, v in sampling.items() if v is not None}
+        if api == "vllm":
+            self.model = model or _request("GET", f"{self.base}/models", None, api_key)["data"][0]["id"]
+        elif api == "sglang":
+            self.origin = self.base[: -len("/v1")] if self.base.endswith("/v1") else self.base
+        else:
+            raise ValueError(f"api must be vllm or sglang, got {api!r}")
+
+    def sample(self, prompt_token_ids):
+        """Returns (completion_token_ids, logprobs)."""
+        if self.api == "vllm":
+            body = {
+                "model": self.model,
+                "prompt": list(prompt_token_ids),
+                "max_tokens": self.max_tokens,
+                "logprobs": 0,
+                "return_token_ids": True,
+                **self.sampling,
+            }
+            choice = _request("POST", f"{self.base}/completions", body, self.api_key)["choices"][0]
+            logprobs = (choice.get("logprobs") or {}).get("token_logprobs")
+            return choice["token_ids"], logprobs
+        body = {
+            "input_ids": list(prompt_token_ids),
+            "sampling_params": {"max_new_tokens": self.max_tokens, **self.sampling},
+            "return_logprob": True,
+        }
+        res = _request("POST", f"{self.origin}/generate", body, self.api_key)
+        entries = res.get("meta_info", {}).get("output_token_logprobs")
+        return res["output_ids"], [e[0] for e in entries] if entries else None
+
+
+def run_token_episode(env, sampler, row, group=None, max_turns=32):
+    """Token mode: prompt ids → sampled ids → the server's observation ids, appended; returns finish's result."""
+    ep = env.create(row, group)
+    prompt = list(ep["prompt_token_ids"])
+    try:
+        for _ in range(max_turns):
+            ids, logprobs = sampler.sample(prompt)
+            step = env.step_tokens(ep["episode_id"], ids, logprobs)
+            prompt += list(ids) + list(step["observation_token_ids"])
+            if step["done"]:
+                break
+        result = env.finish(ep["episode_id"])
+    except BaseException:
+        try:
+            env.close(ep["episode_id"])
+        except PgsError:
+            pass
+        raise
+    # The server's sequence is exactly what was sampled and appended: nothing was re-tokenised.
+    if result["token_ids"] != prompt[: len(result["token_ids"])]:
+        raise RuntimeError("token mode: the server's sequence differs from the trainer's")
+    return result
 
 
 def run_episode(env, policy, row, group=None, max_turns=32):
@@ -136,9 +215,20 @@ def main(argv=None):
     p.add_argument("--samples", type=int, default=1)
     p.add_argument("--max-turns", type=int, default=32)
     p.add_argument("--temperature", type=float)
+    p.add_argument("--token-api", choices=["vllm", "sglang"], help="token mode (the server has --tokenizer)")
     args = p.parse_args(argv)
 
     env = PgsEnv(args.env, os.environ.get(args.token_env) if args.token_env else None)
+    key = os.environ.get(args.api_key_env) if args.api_key_env else None
+    if args.token_api:
+        sampler = TokenSampler(args.endpoint, args.token_api, args.model, key, temperature=args.temperature)
+        for sample in range(args.samples):
+            r = run_token_episode(env, sampler, {"task_dir": args.task}, args.group, args.max_turns)
+            out = {k: r[k] for k in ("reward", "harness_profile", "exit_status", "turns", "template_rewrite_turns")}
+            out["tokens"] = len(r["token_ids"])
+            out["sampled_tokens"] = sum(r["loss_mask"])
+            print(json.dumps({"sample": sample, **out}), flush=True)
+        return 0
     policy = ChatEndpoint(
         args.endpoint,
         args.model,

@@ -11,6 +11,7 @@ import type { EnvRow, HarborEnv, HarborEpisode } from "./harbor_env.ts";
 import type { AssistantTurn } from "../harness/episode.ts";
 import { profileNames, resolveProfileName } from "../harness/registry.ts";
 import { Semaphore } from "../base/semaphore.ts";
+import { TokenEpisode, type TokenModeOptions } from "./token_episode.ts";
 
 /** Server settings. */
 export interface EnvServerOptions {
@@ -24,6 +25,8 @@ export interface EnvServerOptions {
   maxEpisodes?: number;
   /** Containers starting at once (default 8). */
   maxStarting?: number;
+  /** Token mode: episodes take and give token ids (default: messages). */
+  tokens?: TokenModeOptions;
 }
 
 interface Live {
@@ -31,6 +34,28 @@ interface Live {
   ep: HarborEpisode;
   busy: boolean;
   lastUsed: number;
+  tok?: TokenEpisode;
+  /** Per sampled token, its logprob (null where the trainer sent none), in order. */
+  logprobs?: (number | null)[];
+}
+
+/** A token step's body: the completion's ids and, optionally, one logprob per id. */
+function parseTokenStep(body: Record<string, unknown>): { ids: number[]; logprobs?: number[] } {
+  const ids = body.completion_token_ids;
+  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((x) => Number.isInteger(x) && x >= 0)) {
+    throw new HttpError(
+      400,
+      "invalid_request",
+      "token mode: completion_token_ids must be a non-empty list of token ids (the sampled completion, end-of-turn " +
+        "token included)",
+    );
+  }
+  const lp = body.logprobs;
+  if (lp === undefined || lp === null) return { ids };
+  if (!Array.isArray(lp) || lp.length !== ids.length || !lp.every((x) => typeof x === "number")) {
+    throw new HttpError(400, "invalid_request", "logprobs must be a list of numbers, one per completion token");
+  }
+  return { ids, logprobs: lp };
 }
 
 type Status = 400 | 401 | 404 | 409 | 429 | 500 | 503;
@@ -118,6 +143,18 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   return v as Record<string, unknown>;
 }
 
+/** A token episode's record at finish: the sequence, its loss mask, the logprobs on it, the rewrite turns. */
+function tokenFields(tok: TokenEpisode, sampled: (number | null)[]): Record<string, unknown> {
+  let k = 0;
+  const logprobs = tok.lossMask.map((bit) => bit === 1 ? sampled[k++] ?? null : null);
+  return {
+    token_ids: tok.tokenIds,
+    loss_mask: tok.lossMask,
+    logprobs,
+    template_rewrite_turns: tok.templateRewriteTurns,
+  };
+}
+
 /** The server's app plus its lifecycle: `close()` closes every open episode and stops the sweeper. */
 export interface EnvServer {
   /** The Hono app: serve it with `Deno.serve(server.app.fetch)`. */
@@ -196,8 +233,17 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       starting--;
     }
     const id = crypto.randomUUID();
-    live.set(id, { id, ep, busy: false, lastUsed: Date.now() });
+    const tok = opts.tokens ? new TokenEpisode(ep, opts.tokens) : undefined;
+    let promptIds: number[] | undefined;
+    try {
+      promptIds = tok?.start();
+    } catch (e) {
+      await ep.close();
+      throw new HttpError(500, "template_error", `chat template: ${(e as Error).message}`);
+    }
+    live.set(id, { id, ep, busy: false, lastUsed: Date.now(), tok, ...(tok ? { logprobs: [] } : {}) });
     return c.json({
+      ...(promptIds ? { prompt_token_ids: promptIds } : {}),
       episode_id: id,
       messages: ep.firstMessages,
       tools: ep.tools,
@@ -226,7 +272,33 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
 
   app.post("/v1/episodes/:id/step", async (c) => {
     const e = get(c.req.param("id"));
-    const turn = parseTurn(await jsonBody(c));
+    const body = await jsonBody(c);
+    if (e.tok) {
+      const { ids, logprobs } = parseTokenStep(body);
+      if (e.ep.done) throw new HttpError(409, "episode_done", "the episode has ended; POST .../finish for its reward");
+      if (e.busy) throw new HttpError(409, "episode_busy", "a step of this episode is still running");
+      e.busy = true;
+      try {
+        const r = await e.tok.step(ids);
+        e.logprobs!.push(...(logprobs ?? ids.map(() => null)));
+        return c.json({
+          observation_token_ids: r.observationTokenIds,
+          template_rewrite: r.templateRewrite,
+          assistant: r.assistant,
+          observations: r.observations,
+          done: e.ep.done,
+          exit_status: e.ep.exitStatus ?? null,
+          turns: e.ep.state.turns,
+        });
+      } finally {
+        e.busy = false;
+        e.lastUsed = Date.now();
+      }
+    }
+    if (body.completion_token_ids !== undefined) {
+      throw new HttpError(400, "invalid_request", "completion_token_ids needs the server in token mode (--tokenizer)");
+    }
+    const turn = parseTurn(body);
     if (e.ep.done) throw new HttpError(409, "episode_done", "the episode has ended; POST .../finish for its reward");
     if (e.busy) throw new HttpError(409, "episode_busy", "a step of this episode is still running");
     e.busy = true;
@@ -260,6 +332,7 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       exit_status: r.exitStatus,
       turns: r.turns,
       harness_profile: e.ep.harnessProfile,
+      ...(e.tok ? tokenFields(e.tok, e.logprobs!) : {}),
     });
   });
 

@@ -115,7 +115,7 @@ export async function policyFor(cfg: EvalConfig): Promise<Policy> {
         try {
           tokenizer = await loadTokenModel(t.tokenizer);
         } catch (e) {
-          throw new UsageError(`--tokenizer: ${(e as Error).message}`);
+          throw new UsageError(`--tokenizer ${(e as Error).message}`);
         }
         return tokenPolicy({
           baseUrl: p.url,

@@ -138,8 +138,8 @@ async function readModel(dirOrId: string): Promise<TokenModel> {
     if (!found) {
       throw new Error(
         looksLikeId
-          ? `--tokenizer ${dirOrId}: no such folder, and not in the local Hugging Face cache (nothing is downloaded)`
-          : `--tokenizer ${dirOrId}: no such folder`,
+          ? `${dirOrId}: no such folder, and not in the local Hugging Face cache (nothing is downloaded)`
+          : `${dirOrId}: no such folder`,
       );
     }
     dir = found;

@@ -1,0 +1,106 @@
+/**
+ * A HarborEpisode in token mode, for trainers that sample with their own engine: `start()` gives the first prompt's
+ * token ids; `step(completionIds)` decodes the sampled completion for the harness (reasoning and tool-call parsers),
+ * steps the episode, and gives the tokens to append, `observation_token_ids` (the tool results or next user turn as
+ * the chat template writes them, ending with the generation prompt); `lossMask` covers the whole sequence. The
+ * trainer never tokenises.
+ */
+import type { AssistantTurn } from "../harness/episode.ts";
+import type { ChatMessage, ToolCall } from "../harness/types.ts";
+import type { TokenModel } from "../tokens/model.ts";
+import type { ReasoningParser, ToolParser } from "../tokens/parsers/types.ts";
+import { TokenSession } from "../tokens/token_session.ts";
+import type { HarborEpisode } from "./harbor_env.ts";
+
+/** How token mode decodes and renders. */
+export interface TokenModeOptions {
+  /** The model's tokenizer and chat template. */
+  tokenizer: TokenModel;
+  /** Splits reasoning off completions (default none). */
+  reasoningParser?: ReasoningParser;
+  /** Parses tool calls for native-call profiles. */
+  toolParser: ToolParser;
+  /** Count template_rewrite turns (default true). */
+  rewriteCheck?: boolean;
+}
+
+/** What one token step gives back. */
+export interface TokenStepResult {
+  /** The assistant turn the harness got from the completion. */
+  assistant: AssistantTurn;
+  /** The harness's observations (as messages). */
+  observations: ChatMessage[];
+  /** The tokens to append after the completion: empty when the episode has ended. */
+  observationTokenIds: number[];
+  /** True when a chat endpoint would have re-rendered the history for the next prompt. */
+  templateRewrite: boolean;
+  /** True when the episode has ended. */
+  done: boolean;
+}
+
+/** One episode's token side. */
+export class TokenEpisode {
+  readonly #session: TokenSession;
+  #prompt: number[] = [];
+
+  /** Wraps `ep` (just reset: its first messages are the first prompt). */
+  constructor(readonly ep: HarborEpisode, opts: TokenModeOptions) {
+    this.#session = new TokenSession(opts.tokenizer, {
+      tools: ep.tools,
+      kwargs: ep.chatTemplateKwargs,
+      reasoningParser: opts.reasoningParser,
+      toolParser: opts.toolParser,
+      rewriteCheck: opts.rewriteCheck,
+    });
+  }
+
+  /** The first prompt's token ids. */
+  start(): number[] {
+    this.#prompt = this.#session.start(this.ep.firstMessages);
+    return this.#prompt;
+  }
+
+  /** Takes a sampled completion (its ids as the engine returned them, end-of-turn token included). */
+  async step(completion: readonly number[]): Promise<TokenStepResult> {
+    const d = this.#session.accept(completion);
+    const turn = this.#session.turns - 1;
+    const tool_calls: ToolCall[] = d.calls.map((c, i) => ({
+      id: `call_${turn}_${i}`,
+      type: "function",
+      function: { name: c.name, arguments: c.arguments },
+    }));
+    const assistant: AssistantTurn = {
+      content: d.content,
+      ...(d.reasoning !== null ? { reasoning_content: d.reasoning } : {}),
+      ...(tool_calls.length ? { tool_calls } : {}),
+      finish_reason: tool_calls.length ? "tool_calls" : d.finishReason,
+    };
+    const r = await this.ep.step(assistant);
+    if (this.ep.done) {
+      return { assistant, observations: r.observations, observationTokenIds: [], templateRewrite: false, done: true };
+    }
+    const delta = this.#session.next(this.ep.episode.messages);
+    return {
+      assistant,
+      observations: r.observations,
+      observationTokenIds: delta.ids,
+      templateRewrite: delta.rewrite,
+      done: false,
+    };
+  }
+
+  /** The whole sequence so far. */
+  get tokenIds(): readonly number[] {
+    return this.#session.ids;
+  }
+
+  /** 1 for sampled tokens, 0 for prompt, tool-result and template tokens, over `tokenIds`. */
+  get lossMask(): readonly number[] {
+    return this.#session.mask;
+  }
+
+  /** Turns (0-based prompt index) a chat endpoint would have re-rendered. */
+  get templateRewriteTurns(): readonly number[] {
+    return this.#session.rewrites;
+  }
+}
