@@ -141,3 +141,38 @@ dockerTest("chat mode: the same episode drifts exactly where token mode counted 
   // Same sampled completions in both modes: only the prompts differ.
   assert.deepEqual(chat.rollout_details![0].completion_token_ids, tok.rollout_details![0].completion_token_ids);
 });
+
+dockerTest("token mode under a text protocol (mini-swe-agent-text): the completion's text is the reply", async () => {
+  const model = await qwen3();
+  const profile = getProfile("mini-swe-agent-text@2.4.6");
+  const fenced = (command: string) => `Looking.\n\n\`\`\`mswea_bash_command\n${command}\n\`\`\``;
+  const out = await Deno.makeTempFile({ suffix: ".jsonl" });
+  const stub = await startStub({
+    turns: [
+      { content: fenced("awk '$3 == \"ERROR\"' app.log | wc -l"), reasoning: "The third field." },
+      { content: stopTurn(profile, "35", 1).content as string },
+    ],
+    out,
+    model: "qwen3-stub",
+    hostname: "127.0.0.1",
+    tokens: { model, toolParser: hermesTools, reasoningParser: qwen3Reasoning },
+  });
+  try {
+    const policy = tokenPolicy({
+      baseUrl: `http://127.0.0.1:${stub.port}/v1`,
+      tokenizer: model,
+      toolParser: hermesTools,
+      reasoningParser: qwen3Reasoning,
+    });
+    const [[t]] = await runEpisodes(policy, [{ task_dir: TASK }], { profile: "mini-swe-agent-text@2.4.6" });
+    assert.equal(t.reward, 1, t.error);
+    assert.deepEqual([t.turns, t.tools, t.drift_turns], [2, [], []]);
+    assert.equal(t.messages[2].content, `\n\n${fenced("awk '$3 == \"ERROR\"' app.log | wc -l")}`);
+    assert.equal(t.messages[2].reasoning_content, "\nThe third field.\n");
+    const bodies = (await Deno.readTextFile(out)).trim().split("\n").map((l) => JSON.parse(l));
+    assert.ok(!model.decode(bodies[0].prompt).includes("<tools>"), "a text protocol sends no tools to the template");
+  } finally {
+    await stub.stop();
+    await Deno.remove(out);
+  }
+});

