@@ -2,42 +2,17 @@
  * Load figure for `pgs harness serve`: requests per second, non-streaming and streaming, sent from this process to
  * the stub running as a second process on loopback. Prints; asserts nothing.
  */
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { spawnStub } from "./spawn_stub.ts";
 
-const ROOT = resolve(import.meta.dirname!, "..");
 const SECONDS = Number(Deno.env.get("BENCH_STUB_SECONDS") ?? 5);
 const CONCURRENCY = Number(Deno.env.get("BENCH_STUB_CONCURRENCY") ?? 64);
 
 const dir = await Deno.makeTempDir({ prefix: "pgs-stub-bench-" });
 const script = join(dir, "turns.json");
 await Deno.writeTextFile(script, JSON.stringify([{ tool_calls: [{ name: "bash", arguments: { command: "ls" } }] }]));
-const server = new Deno.Command(Deno.execPath(), {
-  args: [
-    "run",
-    "-A",
-    join(ROOT, "main.ts"),
-    "harness",
-    "serve",
-    "--script",
-    script,
-    "--out",
-    join(dir, "r.jsonl"),
-    "--port",
-    "0",
-  ],
-  stderr: "piped",
-  stdout: "null",
-}).spawn();
-const reader = server.stderr.pipeThrough(new TextDecoderStream()).getReader();
-let banner = "";
-while (!/listening on (http:\/\/\S+)\/v1/.test(banner)) {
-  const { value, done } = await reader.read();
-  if (done) throw new Error(`stub did not start: ${banner}`);
-  banner += value;
-}
-const base = banner.match(/listening on (http:\/\/\S+)\/v1/)![1];
-reader.releaseLock();
-server.stderr.cancel().catch(() => {});
+const stub = await spawnStub(script, join(dir, "r.jsonl"));
+const base = stub.base.replace(/\/v1$/, "");
 
 async function load(stream: boolean): Promise<{ rps: number; p50: number }> {
   let n = 0;
@@ -78,7 +53,6 @@ try {
   );
   console.log(`  streaming      ${sse.rps.toFixed(0).padStart(6)} req/s   p50 ${sse.p50.toFixed(1)} ms`);
 } finally {
-  server.kill("SIGTERM");
-  await server.status;
+  await stub.stop();
   await Deno.remove(dir, { recursive: true });
 }

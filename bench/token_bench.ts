@@ -4,15 +4,16 @@
  * tokens per second through the stub's /v1/completions (a second process) with 64 episodes at once. Prints; asserts
  * nothing. `PGS_BENCH_TOKENIZER=DIR` benches another model folder.
  */
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { spawnStub } from "./spawn_stub.ts";
 import { loadTokenModel, type TokenModel } from "../lib/tokens/model.ts";
 import { hermesTools } from "../lib/tokens/parsers/hermes.ts";
 import { qwen3Reasoning } from "../lib/tokens/parsers/reasoning.ts";
 import { pyJson } from "../lib/tokens/py_json.ts";
 import { TokenSession } from "../lib/tokens/token_session.ts";
+import type { ParsedCompletion } from "../lib/tokens/parsers/types.ts";
 import { qwen3Dir } from "../tests/qwen3_model.ts";
 
-const ROOT = resolve(import.meta.dirname!, "..");
 const dir = Deno.env.get("PGS_BENCH_TOKENIZER") ?? await qwen3Dir();
 const model = await loadTokenModel(dir);
 const EPISODES = Number(Deno.env.get("BENCH_TOKEN_EPISODES") ?? 64);
@@ -39,6 +40,17 @@ function toolOutput(i: number): string {
     .join("\n");
 }
 
+/** What a harness keeps of turn `i`: the assistant message and its tool result. */
+function pushTurn(messages: Record<string, unknown>[], d: ParsedCompletion, i: number): void {
+  messages.push({
+    role: "assistant",
+    content: d.content,
+    reasoning_content: d.reasoning,
+    tool_calls: d.calls.map((c, j) => ({ id: `c${i}_${j}`, type: "function", function: c })),
+  });
+  messages.push({ role: "tool", tool_call_id: `c${i}_0`, content: toolOutput(i) });
+}
+
 /** A session whose history has grown to at least `tokens`, and its messages. */
 function grown(m: TokenModel, tokens: number, rewriteCheck: boolean) {
   const s = new TokenSession(m, {
@@ -54,14 +66,7 @@ function grown(m: TokenModel, tokens: number, rewriteCheck: boolean) {
   s.start(messages);
   let i = 0;
   const turn = () => {
-    const d = s.accept(completion(i));
-    messages.push({
-      role: "assistant",
-      content: d.content,
-      reasoning_content: d.reasoning,
-      tool_calls: d.calls.map((c, j) => ({ id: `c${i}_${j}`, type: "function", function: c })),
-    });
-    messages.push({ role: "tool", tool_call_id: `c${i}_0`, content: toolOutput(i) });
+    pushTurn(messages, s.accept(completion(i)), i);
     s.next(messages);
     i++;
   };
@@ -108,37 +113,13 @@ const turns = Array.from({ length: TURNS - 1 }, (_, i) => ({
   tool_calls: [{ name: "bash", arguments: { command: `sed -n '${i * 40},+40p' app.log` } }],
 }));
 await Deno.writeTextFile(join(tmp, "turns.json"), JSON.stringify([...turns, { content: "Answer: 35" }]));
-const server = new Deno.Command(Deno.execPath(), {
-  args: [
-    "run",
-    "-A",
-    join(ROOT, "main.ts"),
-    "harness",
-    "serve",
-    "--script",
-    join(tmp, "turns.json"),
-    "--out",
-    join(tmp, "r.jsonl"),
-    "--port",
-    "0",
-    "--tokenizer",
-    dir,
-    "--reasoning-parser",
-    "qwen3",
-  ],
-  stderr: "piped",
-  stdout: "null",
-}).spawn();
-const reader = server.stderr.pipeThrough(new TextDecoderStream()).getReader();
-let banner = "";
-while (!/listening on (http:\/\/\S+)\/v1/.test(banner)) {
-  const { value, done } = await reader.read();
-  if (done) throw new Error(`stub did not start: ${banner}`);
-  banner += value;
-}
-const base = banner.match(/listening on (http:\/\/\S+\/v1)/)![1];
-reader.releaseLock();
-server.stderr.cancel().catch(() => {});
+const stub = await spawnStub(join(tmp, "turns.json"), join(tmp, "r.jsonl"), [
+  "--tokenizer",
+  dir,
+  "--reasoning-parser",
+  "qwen3",
+]);
+const base = stub.base;
 
 let sampled = 0, prompted = 0, requests = 0;
 const episode = async (e: number) => {
@@ -161,13 +142,7 @@ const episode = async (e: number) => {
     prompted += prompt.length;
     const d = s.accept(ids);
     if (!d.calls.length) return;
-    messages.push({
-      role: "assistant",
-      content: d.content,
-      reasoning_content: d.reasoning,
-      tool_calls: d.calls.map((c, j) => ({ id: `c${t}_${j}`, type: "function", function: c })),
-    });
-    messages.push({ role: "tool", tool_call_id: `c${t}_0`, content: toolOutput(t) });
+    pushTurn(messages, d, t);
     s.next(messages);
   }
 };
@@ -179,6 +154,5 @@ console.log(
     `  ${requests} requests in ${sec.toFixed(2)} s: ${(sampled / sec).toFixed(0)} sampled tokens/s, ` +
     `${(prompted / sec).toFixed(0)} prompt tokens/s sent (${(requests / sec).toFixed(0)} turns/s)`,
 );
-server.kill("SIGTERM");
-await server.status;
+await stub.stop();
 await Deno.remove(tmp, { recursive: true });

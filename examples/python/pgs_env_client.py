@@ -113,6 +113,19 @@ class ChatEndpoint:
         return message
 
 
+def _played(env, episode_id, turns):
+    """Runs `turns()`, then finishes the episode; on any error it closes the episode (its containers go) and re-raises."""
+    try:
+        turns()
+        return env.finish(episode_id)
+    except BaseException:
+        try:
+            env.close(episode_id)
+        except PgsError:
+            pass
+        raise
+
+
 class TokenSampler:
     """Samples token ids: vLLM's /v1/completions with a prompt of ids, or SGLang's native /generate."""
 
@@ -159,20 +172,17 @@ def run_token_episode(env, sampler, row, group=None, max_turns=32):
     """Token mode: prompt ids → sampled ids → the server's observation ids, appended; returns finish's result."""
     ep = env.create(row, group)
     prompt = list(ep["prompt_token_ids"])
-    try:
+
+    def turns():
+        nonlocal prompt
         for _ in range(max_turns):
             ids, logprobs = sampler.sample(prompt)
             step = env.step_tokens(ep["episode_id"], ids, logprobs)
             prompt += list(ids) + list(step["observation_token_ids"])
             if step["done"]:
                 break
-        result = env.finish(ep["episode_id"])
-    except BaseException:
-        try:
-            env.close(ep["episode_id"])
-        except PgsError:
-            pass
-        raise
+
+    result = _played(env, ep["episode_id"], turns)
     # The server's sequence is exactly what was sampled and appended: nothing was re-tokenised.
     if result["token_ids"] != prompt[: len(result["token_ids"])]:
         raise RuntimeError("token mode: the server's sequence differs from the trainer's")
@@ -183,7 +193,8 @@ def run_episode(env, policy, row, group=None, max_turns=32):
     """One episode: the harness's first messages, then model turn → observations until it ends; returns the result."""
     ep = env.create(row, group)
     messages = list(ep["messages"])
-    try:
+
+    def turns():
         for _ in range(max_turns):
             message = policy.chat(messages, ep["tools"], ep["chat_template_kwargs"])
             step = env.step(ep["episode_id"], message)
@@ -192,13 +203,8 @@ def run_episode(env, policy, row, group=None, max_turns=32):
             messages.extend(step["observations"])
             if step["done"]:
                 break
-        result = env.finish(ep["episode_id"])
-    except BaseException:
-        try:
-            env.close(ep["episode_id"])
-        except PgsError:
-            pass
-        raise
+
+    result = _played(env, ep["episode_id"], turns)
     result["messages"] = messages
     return result
 

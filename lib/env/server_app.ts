@@ -270,51 +270,46 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
     });
   });
 
+  /** Runs one step of `e` alone: refused when the episode has ended or another step of it runs. */
+  const stepping = async <T>(e: Live, fn: () => Promise<T>): Promise<T> => {
+    if (e.ep.done) throw new HttpError(409, "episode_done", "the episode has ended; POST .../finish for its reward");
+    if (e.busy) throw new HttpError(409, "episode_busy", "a step of this episode is still running");
+    e.busy = true;
+    try {
+      return await fn();
+    } finally {
+      e.busy = false;
+      e.lastUsed = Date.now();
+    }
+  };
+  // The episode's state machine applies the turn limit, the task's agent timeout and the exit status.
+  const ended = (e: Live) => ({ done: e.ep.done, exit_status: e.ep.exitStatus ?? null, turns: e.ep.state.turns });
+
   app.post("/v1/episodes/:id/step", async (c) => {
     const e = get(c.req.param("id"));
     const body = await jsonBody(c);
-    if (e.tok) {
+    const tok = e.tok;
+    if (tok) {
       const { ids, logprobs } = parseTokenStep(body);
-      if (e.ep.done) throw new HttpError(409, "episode_done", "the episode has ended; POST .../finish for its reward");
-      if (e.busy) throw new HttpError(409, "episode_busy", "a step of this episode is still running");
-      e.busy = true;
-      try {
-        const r = await e.tok.step(ids);
-        e.logprobs!.push(...(logprobs ?? ids.map(() => null)));
-        return c.json({
-          observation_token_ids: r.observationTokenIds,
-          template_rewrite: r.templateRewrite,
-          assistant: r.assistant,
-          observations: r.observations,
-          done: e.ep.done,
-          exit_status: e.ep.exitStatus ?? null,
-          turns: e.ep.state.turns,
-        });
-      } finally {
-        e.busy = false;
-        e.lastUsed = Date.now();
-      }
+      return c.json(
+        await stepping(e, async () => {
+          const r = await tok.step(ids);
+          e.logprobs!.push(...(logprobs ?? ids.map(() => null)));
+          return {
+            observation_token_ids: r.observationTokenIds,
+            template_rewrite: r.templateRewrite,
+            assistant: r.assistant,
+            observations: r.observations,
+            ...ended(e),
+          };
+        }),
+      );
     }
     if (body.completion_token_ids !== undefined) {
       throw new HttpError(400, "invalid_request", "completion_token_ids needs the server in token mode (--tokenizer)");
     }
     const turn = parseTurn(body);
-    if (e.ep.done) throw new HttpError(409, "episode_done", "the episode has ended; POST .../finish for its reward");
-    if (e.busy) throw new HttpError(409, "episode_busy", "a step of this episode is still running");
-    e.busy = true;
-    try {
-      // The episode's state machine applies the turn limit, the task's agent timeout and the exit status.
-      const r = await e.ep.step(turn);
-      return c.json({
-        observations: r.observations,
-        done: e.ep.done,
-        exit_status: e.ep.exitStatus ?? null,
-        turns: e.ep.state.turns,
-      });
-    } finally {
-      e.busy = false;
-      e.lastUsed = Date.now();
-    }
+    return c.json(await stepping(e, async () => ({ observations: (await e.ep.step(turn)).observations, ...ended(e) })));
   });
 
   app.post("/v1/episodes/:id/finish", async (c) => {
