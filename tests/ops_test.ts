@@ -110,3 +110,48 @@ dockerTest("ops: exec_ stateless and persistent (cd and exports carry over), sh 
     assert.equal(t.timedOut, true);
   });
 });
+
+dockerTest(
+  "ops: applyPatch in a container: verify, then write; codex's messages with the container's paths",
+  async (docker) => {
+    const { applyPatch, patchSummaryText } = await import("../lib/harness/tools/apply_patch/apply.ts");
+    await withBox(docker, async (box) => {
+      const patch = [
+        "*** Begin Patch",
+        "*** Add File: notes/new.txt",
+        "+hello",
+        "*** Update File: sample.txt",
+        "@@",
+        "-Hello, world! Hello again.",
+        "+Goodbye, world!",
+        "*** End Patch",
+      ].join("\n");
+      const s = await applyPatch(box, patch);
+      assert.equal(patchSummaryText(s), "Success. Updated the following files:\nA notes/new.txt\nM sample.txt\n");
+      assert.equal(await ops.read(box, "/workdir/notes/new.txt"), "hello\n");
+      assert.match(await ops.read(box, "/workdir/sample.txt"), /^Goodbye, world!\n/);
+      await assert.rejects(
+        applyPatch(box, "*** Begin Patch\n*** Delete File: /etc/shadow\n*** End Patch"),
+        (e) =>
+          e instanceof ops.OpError && e.data.message === "Failed to read /etc/shadow: Permission denied (os error 13)",
+      );
+    });
+  },
+);
+
+dockerTest(
+  "ops: a process outlives its call in a container, takes input and is killed with its children",
+  async (docker) => {
+    const p = await import("../lib/harness/tools/processes.ts");
+    await withBox(docker, async (box) => {
+      const h = await p.startProcess(box, 'echo up; read x; echo "in:$x"; sleep 300', { shell: ["bash", "-lc"] });
+      assert.equal(text((await p.readProcess(box, h, 300)).output), "up\n");
+      const r = await p.readProcess(box, h, 300, { input: "abc\n" });
+      assert.equal(text(r.output), "in:abc\n");
+      assert.equal(r.exitCode, null);
+      await p.killProcess(box, h);
+      const left = await box.exec("ps -eo stat=,args= | grep -v '^Z' | grep -c ' sleep 300$' || true", { shell: "sh" });
+      assert.equal(text(left.stdout).trim(), "0");
+    });
+  },
+);

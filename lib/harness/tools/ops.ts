@@ -23,6 +23,7 @@ export type OpErrorKind =
   | "no_history"
   | "bad_pattern"
   | "unsupported"
+  | "bad_patch"
   | "failed";
 
 /** A policy mistake found by an op (missing file, ambiguous edit, ...); never an infrastructure failure. */

@@ -1,0 +1,147 @@
+/**
+ * The `processes` ops: commands that outlive one tool call. A harness whose command may keep running past the call
+ * (codex's unified exec, a terminal tool's soft timeout) starts it here, then polls it, sends it input or stops it in
+ * later calls. Each process runs in its own session in the container, with its output in a file, its stdin a FIFO
+ * held open by its launcher (so input can come at any time and the process never sees end of input), and its exit
+ * code written when it ends. Every call is a short command on the episode's channel; waiting for output happens in
+ * the container, so a poll costs one round trip.
+ */
+import { shQuote, text } from "../../runtime/channel.ts";
+import type { ExecEnv } from "../../runtime/exec_env.ts";
+import { OpError } from "./ops.ts";
+
+/** How to start a process. */
+export interface StartOptions {
+  /** The argv's shell and flag, e.g. `["bash", "-lc"]` (default `["bash", "-c"]`; `/bin/sh` when bash is missing). */
+  shell?: [string, string];
+  /** Directory to start in (default the working directory); a missing one raises `not_found`. */
+  cwd?: string;
+  /** Extra environment (default none). */
+  env?: Record<string, string>;
+}
+
+/** What a process gave since the last read. */
+export interface ProcessRead {
+  /** The output (stdout and stderr interleaved) since the previous read, up to the read's cap. */
+  output: Uint8Array;
+  /** Bytes of that output left out in the middle, when it was past the cap (0 otherwise). */
+  omittedBytes: number;
+  /** The exit code once the process has ended (the process is then forgotten), else null. */
+  exitCode: number | null;
+}
+
+interface Proc {
+  file: string;
+  offset: number;
+}
+
+const state = new WeakMap<ExecEnv, { next: number; procs: Map<number, Proc> }>();
+
+function procs(box: ExecEnv) {
+  let s = state.get(box);
+  if (!s) state.set(box, s = { next: 1, procs: new Map() });
+  return s;
+}
+
+const dir = (box: ExecEnv) => `${box.scratch}/.pgs-proc.${box.id.slice(0, 12)}`;
+
+/** Starts a command; returns its handle (a small integer, per environment). */
+export async function startProcess(box: ExecEnv, command: string, opts: StartOptions = {}): Promise<number> {
+  const s = procs(box);
+  const n = s.next++;
+  const file = `${dir(box)}/${n}`;
+  const [sh, flag] = opts.shell ?? ["bash", "-c"];
+  const env = Object.entries(opts.env ?? {}).map(([k, v]) => `export ${k}=${shQuote(v)}; `).join("");
+  const script = [
+    `f=${shQuote(file)}; c=${shQuote(opts.cwd ?? box.workdir)}; sh=${shQuote(sh)}`,
+    `[ -d "$c" ] || exit 2`,
+    `command -v "$sh" >/dev/null 2>&1 || sh=/bin/sh`,
+    `mkdir -p -- "$(dirname -- "$f")" && rm -f -- "$f".* && mkfifo -- "$f.in" || exit 90`,
+    `: > "$f.out"`,
+    // The launcher holds the FIFO open read-write: writers never block, and the process never reads end of input.
+    `( exec 3<>"$f.in"; cd -- "$c"; ${env}`,
+    `  setsid "$sh" ${shQuote(flag)} ${shQuote(command)} <&3 3>&- >"$f.out" 2>&1 & echo $! > "$f.pid"`,
+    `  wait $!; echo $? > "$f.rc.t"; mv -f "$f.rc.t" "$f.rc" ) </dev/null >/dev/null 2>&1 &`,
+    // The pid file exists once the process does.
+    `i=0; while [ ! -s "$f.pid" ] && [ $i -lt 200 ]; do sleep 0.01; i=$((i+1)); done`,
+  ].join("\n");
+  const r = await box.exec(script, { shell: "sh", timeoutSec: 30 });
+  if (r.exitCode === 2) throw new OpError("not_found", { path: opts.cwd ?? box.workdir });
+  if (r.exitCode !== 0) throw new OpError("failed", { message: text(r.stderr).trim() || `exit ${r.exitCode}` });
+  s.procs.set(n, { file, offset: 0 });
+  return n;
+}
+
+/** True while the handle names a process that has not been read past its end. */
+export function hasProcess(box: ExecEnv, handle: number): boolean {
+  return procs(box).procs.has(handle);
+}
+
+/** The handles of the processes still known, oldest first. */
+export function processHandles(box: ExecEnv): number[] {
+  return [...procs(box).procs.keys()];
+}
+
+/**
+ * Sends `input` (if any), then waits up to `waitMs` for the process to end (returning as soon as it does), and
+ * reads what it wrote since the last read: at most `maxBytes` (default 1 MiB), the middle left out past that.
+ * An unknown handle raises `not_found`.
+ */
+export async function readProcess(
+  box: ExecEnv,
+  handle: number,
+  waitMs: number,
+  opts: { input?: string; maxBytes?: number } = {},
+): Promise<ProcessRead> {
+  const p = procs(box).procs.get(handle);
+  if (!p) throw new OpError("not_found", { session: handle });
+  const cap = opts.maxBytes ?? 1 << 20;
+  const half = Math.floor(cap / 2);
+  const ticks = Math.max(0, Math.ceil(waitMs / 50));
+  const script = [
+    `f=${shQuote(p.file)}; o=${p.offset}`,
+    opts.input ? `printf '%s' ${shQuote(opts.input)} > "$f.in"` : "",
+    `i=0; while [ ! -e "$f.rc" ] && [ $i -lt ${ticks} ]; do sleep 0.05; i=$((i+1)); done`,
+    // The exit code is read before the output, so output written before the end is never missed.
+    `r=-; [ -e "$f.rc" ] && r=$(cat "$f.rc")`,
+    `n=$(wc -c < "$f.out"); printf '%s %s\\n' "$r" "$n"`,
+    `if [ $((n - o)) -le ${cap} ]; then tail -c +$((o + 1)) "$f.out" | head -c $((n - o))`,
+    `else tail -c +$((o + 1)) "$f.out" | head -c ${half}; tail -c +$((n - ${cap - half} + 1)) "$f.out" | head -c ${
+      cap - half
+    }; fi`,
+  ].filter(Boolean).join("\n");
+  const r = await box.exec(script, {
+    shell: "sh",
+    timeoutSec: Math.ceil(waitMs / 1000) + 60,
+    maxOutputBytes: cap + 64,
+  });
+  const nl = r.stdout.indexOf(10);
+  const [rc, size] = text(r.stdout.subarray(0, nl)).split(" ");
+  const total = Number(size) - p.offset;
+  const output = r.stdout.slice(nl + 1);
+  p.offset = Number(size);
+  const exitCode = rc === "-" ? null : Number(rc);
+  if (exitCode !== null) procs(box).procs.delete(handle);
+  return { output, omittedBytes: Math.max(0, total - output.length), exitCode };
+}
+
+/** Stops a process and its children (SIGKILL to its session) and forgets it. */
+export async function killProcess(box: ExecEnv, handle: number, signal = "KILL"): Promise<void> {
+  const p = procs(box).procs.get(handle);
+  if (!p) return;
+  procs(box).procs.delete(handle);
+  await box.exec(`p=$(cat ${shQuote(p.file + ".pid")} 2>/dev/null) && kill -${signal} -"$p" 2>/dev/null; exit 0`, {
+    shell: "sh",
+    timeoutSec: 30,
+  });
+}
+
+/** Sends a signal to a process's session without forgetting it (e.g. INT for a terminal's Ctrl-C). */
+export async function signalProcess(box: ExecEnv, handle: number, signal: string): Promise<void> {
+  const p = procs(box).procs.get(handle);
+  if (!p) throw new OpError("not_found", { session: handle });
+  await box.exec(`p=$(cat ${shQuote(p.file + ".pid")} 2>/dev/null) && kill -${signal} -"$p" 2>/dev/null; exit 0`, {
+    shell: "sh",
+    timeoutSec: 30,
+  });
+}

@@ -1,0 +1,63 @@
+/** The processes ops on a local environment: a command outliving its call, input, the exit code, the cap, a kill. */
+import assert from "node:assert/strict";
+import { LocalExecEnv } from "../../runtime/local_env.ts";
+import { text } from "../../runtime/channel.ts";
+import { OpError } from "./ops.ts";
+import { hasProcess, killProcess, readProcess, startProcess } from "./processes.ts";
+
+Deno.test("processes: a command outlives its call, takes input, and ends with its exit code", async () => {
+  const box = await LocalExecEnv.create();
+  try {
+    const h = await startProcess(box, 'echo ready; read line; echo "got $line"; exit 4');
+    const first = await readProcess(box, h, 300);
+    assert.equal(text(first.output), "ready\n");
+    assert.equal(first.exitCode, null);
+    const second = await readProcess(box, h, 5000, { input: "hello\n" });
+    assert.equal(text(second.output), "got hello\n");
+    assert.equal(second.exitCode, 4);
+    assert.equal(hasProcess(box, h), false);
+    await assert.rejects(readProcess(box, h, 0), (e) => e instanceof OpError && e.kind === "not_found");
+  } finally {
+    await box.remove();
+  }
+});
+
+Deno.test("processes: a fast command returns at once; output past the cap keeps its head and tail", async () => {
+  const box = await LocalExecEnv.create();
+  try {
+    const h = await startProcess(box, "seq 1 20000", { cwd: box.workdir });
+    const t0 = Date.now();
+    const r = await readProcess(box, h, 30_000, { maxBytes: 1000 });
+    assert.ok(Date.now() - t0 < 20_000, "it returned when the process ended, not at the wait's end");
+    assert.equal(r.exitCode, 0);
+    assert.equal(r.output.length, 1000);
+    assert.equal(r.omittedBytes, 108894 - 1000);
+    assert.ok(text(r.output).startsWith("1\n2\n3\n"));
+    assert.ok(text(r.output).endsWith("19999\n20000\n"));
+    await assert.rejects(
+      startProcess(box, "true", { cwd: "/nonexistent/dir" }),
+      (e) => e instanceof OpError && e.kind === "not_found",
+    );
+  } finally {
+    await box.remove();
+  }
+});
+
+Deno.test("processes: a kill stops the process and its children", async () => {
+  const box = await LocalExecEnv.create();
+  try {
+    const h = await startProcess(box, `sleep 300 & echo $! > ${box.scratch}/child; wait`);
+    await readProcess(box, h, 200);
+    await killProcess(box, h);
+    const pid = (await Deno.readTextFile(`${box.scratch}/child`)).trim();
+    await new Promise((r) => setTimeout(r, 200));
+    // A zombie waiting for its reaper counts as gone.
+    const alive = await box.exec(
+      `s=$(cut -d' ' -f3 /proc/${pid}/stat 2>/dev/null); [ -n "$s" ] && [ "$s" != Z ] && echo alive || echo gone`,
+      { shell: "sh" },
+    );
+    assert.equal(text(alive.stdout), "gone\n");
+  } finally {
+    await box.remove();
+  }
+});
