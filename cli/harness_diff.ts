@@ -7,6 +7,7 @@ import { formatReport } from "../lib/conformance/report.ts";
 import { Docker } from "../lib/runtime/docker.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { getProfile, resolveProfileName } from "../lib/harness/registry.ts";
+import type { HarnessProfile } from "../lib/harness/types.ts";
 import { type Command, parseFlags } from "./args.ts";
 
 const usage = `Usage: pgs harness diff --profile NAME[@VERSION] --recording DIR [--task DIR] [--cwd PATH] [--json]
@@ -62,8 +63,15 @@ export async function runHarnessDiff(
     cwd,
     profile.omittedTools,
     profile.paraphrasedParts,
+    paraphrasedPrelude(profile),
   );
   return { report, code: report.differences ? 1 : 0 };
+}
+
+/** The first-request indices of a profile's paraphrased prelude messages (after its system prompt, if any). */
+function paraphrasedPrelude(p: HarnessProfile): number[] {
+  const base = p.system ? 1 : 0;
+  return (p.prelude ?? []).flatMap((m, i) => m.paraphrased ? [base + i] : []);
 }
 
 /** The `harness diff` command. */

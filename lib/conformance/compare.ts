@@ -112,23 +112,8 @@ export function compareTools(recorded: ToolSchema[], actual: ToolSchema[], norm:
   return out;
 }
 
-function firstMessages(expected: ChatMessage[], actual: ChatMessage[], norm: NormalizeOptions): Finding[] {
-  const out: Finding[] = [];
-  const es = expected.find((m) => m.role === "system"), as = actual.find((m) => m.role === "system");
-  if (es || as) {
-    out.push(
-      !es || !as
-        ? { aspect: "system prompt: present", status: "diff", expected: String(!!es), actual: String(!!as) }
-        : text(
-          "system prompt",
-          normalizeText(contentText(es.content), norm),
-          normalizeText(contentText(as.content), norm),
-          true,
-        ),
-    );
-  }
-  const eu = expected.find((m) => m.role === "user"), au = actual.find((m) => m.role === "user");
-  out.push(value("user message: shape", contentShape(eu?.content), contentShape(au?.content)));
+function userMessage(eu: ChatMessage | undefined, au: ChatMessage | undefined, norm: NormalizeOptions): Finding[] {
+  const out: Finding[] = [value("user message: shape", contentShape(eu?.content), contentShape(au?.content))];
   const para = new Set(norm.paraphrasedParts ?? []);
   if (
     para.size && Array.isArray(eu?.content) && Array.isArray(au?.content) && eu.content.length === au.content.length
@@ -147,6 +132,40 @@ function firstMessages(expected: ChatMessage[], actual: ChatMessage[], norm: Nor
       normalizeText(contentText(au?.content), norm),
     ),
   );
+  return out;
+}
+
+/**
+ * The first request's messages: their roles, every system message (a paraphrase by design), every message before the
+ * user's turn (exact unless `paraphrasedMessages` names it), then the user's turn (the last user message).
+ */
+function firstMessages(expected: ChatMessage[], actual: ChatMessage[], norm: NormalizeOptions): Finding[] {
+  const out: Finding[] = [];
+  const eLast = expected.findLastIndex((m) => m.role === "user");
+  const aLast = actual.findLastIndex((m) => m.role === "user");
+  const eHead = expected.slice(0, Math.max(0, eLast)), aHead = actual.slice(0, Math.max(0, aLast));
+  const es = eHead.filter((m) => m.role === "system"), as = aHead.filter((m) => m.role === "system");
+  if (eHead.length > 1 || aHead.length > 1) {
+    out.push(value("first messages: roles", eHead.map((m) => m.role), aHead.map((m) => m.role)));
+  } else if (es.length !== as.length) {
+    out.push({
+      aspect: "system prompt: present",
+      status: "diff",
+      expected: String(!!es.length),
+      actual: String(!!as.length),
+    });
+  }
+  const para = new Set(norm.paraphrasedMessages ?? []);
+  for (let i = 0; i < Math.min(eHead.length, aHead.length); i++) {
+    const [e, a] = [eHead[i], aHead[i]];
+    if (e.role !== a.role) break;
+    const label = e.role === "system" ? (i === 0 ? "system prompt" : `system message ${i + 1}`) : `message ${i + 1}`;
+    const long = e.role === "system" || para.has(i);
+    out.push(
+      text(label, normalizeText(contentText(e.content), norm), normalizeText(contentText(a.content), norm), long),
+    );
+  }
+  out.push(...userMessage(expected[eLast], actual[aLast], norm));
   return out;
 }
 
@@ -228,8 +247,14 @@ export function compareRecording(
   cwd: string | undefined,
   omittedTools: string[] = [],
   paraphrasedParts: number[] = [],
+  paraphrasedMessages: number[] = [],
 ): ConformanceReport {
-  const norm: NormalizeOptions = { workdirs: [cwd ?? "", replay.workdir], omittedTools, paraphrasedParts };
+  const norm: NormalizeOptions = {
+    workdirs: [cwd ?? "", replay.workdir],
+    omittedTools,
+    paraphrasedParts,
+    paraphrasedMessages,
+  };
   const results: RequestResult[] = requests.map((req, k) =>
     compareRequest(
       k,

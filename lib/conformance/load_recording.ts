@@ -1,6 +1,7 @@
 /** Reads a recording directory (requests.jsonl, optional command.json / script.json) and recovers the stub's script. */
 import type { AssistantTurn } from "../harness/episode.ts";
 import type { ChatMessage, ToolSchema } from "../harness/types.ts";
+import { toChat } from "./wire_to_chat.ts";
 
 /** One recorded chat-completions request body (only the fields compared). */
 export interface RecordedRequest {
@@ -22,10 +23,20 @@ export interface Recording {
   finalTurn?: AssistantTurn;
 }
 
-/** Parses requests.jsonl text: one body per line; keeps only requests with a `tools` array. */
+/**
+ * Parses requests.jsonl text: one body per line, in any wire API (`wire_to_chat.ts` puts Responses, Messages and
+ * Gemini bodies in chat form, `api` naming the original); keeps only requests with tools.
+ */
 export function parseRequests(text: string): RecordedRequest[] {
-  return text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as RecordedRequest)
-    .filter((r) => Array.isArray(r.tools) && Array.isArray(r.messages));
+  const out: RecordedRequest[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const body = JSON.parse(line) as Record<string, unknown>;
+    const chat = toChat(body);
+    if (!chat || !Array.isArray(chat.tools)) continue;
+    out.push(chat.api === "chat" ? body as RecordedRequest : { ...chat, tools: chat.tools });
+  }
+  return out;
 }
 
 /** The working directory named in a system prompt (`Current working directory: X`, `cwd: X`, ...). */

@@ -8,6 +8,8 @@ export interface NormalizeOptions {
   omittedTools?: string[];
   /** Indices of the first user message's text parts that the profile paraphrases by design (default none). */
   paraphrasedParts?: number[];
+  /** Indices of the first request's messages before the user's turn that the profile paraphrases (default none). */
+  paraphrasedMessages?: number[];
 }
 
 const ID = /\b(?:call|toolu|fc|tool|functions?\.[A-Za-z_]+:?)[_-]?[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b/g;

@@ -128,6 +128,14 @@ export class ProfileEpisode {
     const first: ChatMessage[] = [];
     const system = fillTemplate(this.profile.system, values);
     if (system) first.push({ role: "system", content: system });
+    for (const m of this.profile.prelude ?? []) {
+      first.push({
+        role: m.role,
+        content: typeof m.content === "string"
+          ? fillTemplate(m.content, values)
+          : m.content.map((t) => ({ type: "text" as const, text: fillTemplate(t, values) })),
+      });
+    }
     const user = fillTemplate(this.profile.user, values);
     first.push({
       role: "user",

@@ -50,6 +50,16 @@ export interface ToolSchema {
   function: { name: string; description: string; parameters: Record<string, unknown>; strict?: boolean };
 }
 
+/** One message of a profile's prelude. */
+export interface PreludeMessage {
+  /** `system` (a Responses `developer` message in chat form) or `user`. */
+  role: "system" | "user";
+  /** The text template, or the templates of its text parts. */
+  content: string | string[];
+  /** True when the profile paraphrases the harness's text (long upstream prose; default false). */
+  paraphrased?: boolean;
+}
+
 /** What a tool binding returns: the result text (or parts), as the harness words it. */
 export type ToolOutput = string | TextPart[];
 
@@ -108,6 +118,11 @@ export interface HarnessProfile {
   user: string;
   /** Whether the user message's content is a string or a list of text parts (default "string"). */
   userContent?: "string" | "parts";
+  /**
+   * Messages between the system prompt and the user's turn, each a template (or text-part templates), e.g. codex's
+   * developer instructions and `<environment_context>` (default none). `paraphrased` ones are compared as paraphrase.
+   */
+  prelude?: PreludeMessage[];
   /** Templates of a user message sent as several text parts (overrides `user` and `userContent`). */
   userParts?: string[];
   /**
