@@ -144,7 +144,10 @@ dockerTest(
   async (docker) => {
     const p = await import("../lib/harness/tools/processes.ts");
     await withBox(docker, async (box) => {
-      const h = await p.startProcess(box, 'echo up; read x; echo "in:$x"; sleep 300', { shell: ["bash", "-lc"] });
+      const h = await p.startProcess(box, 'echo up; read x; echo "in:$x"; sleep 300', {
+        shell: ["bash", "-lc"],
+        stdin: "pipe",
+      });
       assert.equal(text((await p.readProcess(box, h, 300)).output), "up\n");
       const r = await p.readProcess(box, h, 300, { input: "abc\n" });
       assert.equal(text(r.output), "in:abc\n");

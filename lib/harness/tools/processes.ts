@@ -1,9 +1,9 @@
 /**
  * The `processes` ops: commands that outlive one tool call. A harness whose command may keep running past the call
  * (codex's unified exec, a terminal tool's soft timeout) starts it here, then polls it, sends it input or stops it in
- * later calls. Each process runs in its own session in the container, with its output in a file, its stdin a FIFO
- * held open by its launcher (so input can come at any time and the process never sees end of input), and its exit
- * code written when it ends. Every call is a short command on the episode's channel; waiting for output happens in
+ * later calls. Each process runs in its own session in the container, with its output in a file, its stdin closed
+ * or a FIFO held open by its launcher (so input can come at any time and the process never sees end of input),
+ * optionally on a pseudo-terminal, and its exit code written when it ends. Every call is a short command on the episode's channel; waiting for output happens in
  * the container, so a poll costs one round trip.
  */
 import { shQuote, text } from "../../runtime/channel.ts";
@@ -18,6 +18,12 @@ export interface StartOptions {
   cwd?: string;
   /** Extra environment (default none). */
   env?: Record<string, string>;
+  /**
+   * How stdin is wired (default `none`: /dev/null, as plain pipes with stdin closed): `pipe` is a FIFO the process
+   * reads, `tty` runs it under util-linux `script` on a pseudo-terminal (echo, `\r\n` line ends, Ctrl-C as a
+   * signal), fed by the same FIFO.
+   */
+  stdin?: "none" | "pipe" | "tty";
 }
 
 /** What a process gave since the last read. */
@@ -33,6 +39,7 @@ export interface ProcessRead {
 interface Proc {
   file: string;
   offset: number;
+  stdin: "none" | "pipe" | "tty";
 }
 
 const state = new WeakMap<ExecEnv, { next: number; procs: Map<number, Proc> }>();
@@ -52,6 +59,13 @@ export async function startProcess(box: ExecEnv, command: string, opts: StartOpt
   const file = `${dir(box)}/${n}`;
   const [sh, flag] = opts.shell ?? ["bash", "-c"];
   const env = Object.entries(opts.env ?? {}).map(([k, v]) => `export ${k}=${shQuote(v)}; `).join("");
+  const stdin = opts.stdin ?? "none";
+  const run = stdin === "tty"
+    // script -c runs its command line with $SHELL -c: /bin/sh, which then starts the asked shell.
+    ? `PGS_CMD=${shQuote(command)} PGS_SH="$sh" SHELL=/bin/sh setsid script -qefc ${
+      shQuote('c=$PGS_CMD s=$PGS_SH; unset PGS_CMD PGS_SH; exec "$s" ' + flag + ' "$c"')
+    } /dev/null <&3 3>&-`
+    : `setsid "$sh" ${shQuote(flag)} ${shQuote(command)} ${stdin === "pipe" ? "<&3 3>&-" : "</dev/null 3>&-"}`;
   const script = [
     `f=${shQuote(file)}; c=${shQuote(opts.cwd ?? box.workdir)}; sh=${shQuote(sh)}`,
     `[ -d "$c" ] || exit 2`,
@@ -60,7 +74,7 @@ export async function startProcess(box: ExecEnv, command: string, opts: StartOpt
     `: > "$f.out"`,
     // The launcher holds the FIFO open read-write: writers never block, and the process never reads end of input.
     `( exec 3<>"$f.in"; cd -- "$c"; ${env}`,
-    `  setsid "$sh" ${shQuote(flag)} ${shQuote(command)} <&3 3>&- >"$f.out" 2>&1 & echo $! > "$f.pid"`,
+    `  ${run} >"$f.out" 2>&1 & echo $! > "$f.pid"`,
     `  wait $!; echo $? > "$f.rc.t"; mv -f "$f.rc.t" "$f.rc" ) </dev/null >/dev/null 2>&1 &`,
     // The pid file exists once the process does.
     `i=0; while [ ! -s "$f.pid" ] && [ $i -lt 200 ]; do sleep 0.01; i=$((i+1)); done`,
@@ -68,7 +82,7 @@ export async function startProcess(box: ExecEnv, command: string, opts: StartOpt
   const r = await box.exec(script, { shell: "sh", timeoutSec: 30 });
   if (r.exitCode === 2) throw new OpError("not_found", { path: opts.cwd ?? box.workdir });
   if (r.exitCode !== 0) throw new OpError("failed", { message: text(r.stderr).trim() || `exit ${r.exitCode}` });
-  s.procs.set(n, { file, offset: 0 });
+  s.procs.set(n, { file, offset: 0, stdin });
   return n;
 }
 
@@ -95,6 +109,7 @@ export async function readProcess(
 ): Promise<ProcessRead> {
   const p = procs(box).procs.get(handle);
   if (!p) throw new OpError("not_found", { session: handle });
+  if (opts.input && p.stdin === "none") throw new OpError("unsupported", { session: handle, reason: "stdin closed" });
   const cap = opts.maxBytes ?? 1 << 20;
   const half = Math.floor(cap / 2);
   const ticks = Math.max(0, Math.ceil(waitMs / 50));

@@ -8,7 +8,7 @@ import { hasProcess, killProcess, readProcess, startProcess } from "./processes.
 Deno.test("processes: a command outlives its call, takes input, and ends with its exit code", async () => {
   const box = await LocalExecEnv.create();
   try {
-    const h = await startProcess(box, 'echo ready; read line; echo "got $line"; exit 4');
+    const h = await startProcess(box, 'echo ready; read line; echo "got $line"; exit 4', { stdin: "pipe" });
     const first = await readProcess(box, h, 300);
     assert.equal(text(first.output), "ready\n");
     assert.equal(first.exitCode, null);
@@ -57,6 +57,27 @@ Deno.test("processes: a kill stops the process and its children", async () => {
       { shell: "sh" },
     );
     assert.equal(text(alive.stdout), "gone\n");
+  } finally {
+    await box.remove();
+  }
+});
+
+Deno.test("processes: stdin is closed unless asked for; a tty echoes input and ends lines with CRLF", async () => {
+  const box = await LocalExecEnv.create();
+  try {
+    const closed = await startProcess(box, "cat; echo eof");
+    const r = await readProcess(box, closed, 5000);
+    assert.equal(text(r.output), "eof\n");
+    const h = await startProcess(box, "sleep 60");
+    await assert.rejects(
+      readProcess(box, h, 0, { input: "x" }),
+      (e) => e instanceof OpError && e.kind === "unsupported",
+    );
+    await killProcess(box, h);
+    const t = await startProcess(box, 'read x; echo "[$x]"; [ -t 0 ] && echo tty', { stdin: "tty" });
+    const out = await readProcess(box, t, 5000, { input: "hi\n" });
+    assert.equal(text(out.output), "hi\r\n[hi]\r\ntty\r\n");
+    assert.equal(out.exitCode, 0);
   } finally {
     await box.remove();
   }
