@@ -54,6 +54,7 @@ export async function runHarnessDiff(
     recoverScript(rec.requests),
     rec.finalTurn,
     cwd,
+    rec.requests,
   );
   const report = compareRecording(
     name,

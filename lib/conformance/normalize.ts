@@ -25,13 +25,21 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Replaces the workdirs (longest first) by `{workdir}`, ids by `{id}`, dates by `{date}`. */
+/** Values a harness draws afresh each run, in its own wording: codex's chunk ids, wall times and session ids. */
+const VOLATILE: [RegExp, string][] = [
+  [/\bChunk ID: [0-9a-f]{6}\b/g, "Chunk ID: {chunk}"],
+  [/\bWall time: \d+\.\d{4} seconds\b/g, "Wall time: {seconds} seconds"],
+  [/\bsession ID \d+\b/g, "session ID {session}"],
+];
+
+/** Replaces the workdirs (longest first) by `{workdir}`, ids by `{id}`, dates by `{date}`, volatile values too. */
 export function normalizeText(text: string, opts: NormalizeOptions): string {
   let out = text;
   const dirs = [...new Set(opts.workdirs.filter((d) => d && d !== "/"))].sort((a, b) => b.length - a.length);
   for (const d of dirs) {
     out = out.replace(new RegExp(`${escape(d.replace(/\/+$/, ""))}(?![A-Za-z0-9_.-])`, "g"), "{workdir}");
   }
+  for (const [re, to] of VOLATILE) out = out.replace(re, to);
   return out.replace(ISO, "{date}").replace(LS_DATE, "{date}").replace(LONG_DATE, "{date}").replace(ID, "{id}");
 }
 

@@ -162,6 +162,11 @@ export interface HarnessProfile {
   start?: (s: Session, values: Readonly<Record<string, string>>) => Promise<Record<string, string>>;
   /** False for harnesses with no channel for a final reply (tasks graded on the reply score 0; default true). */
   answerChannel?: boolean;
+  /**
+   * A regular expression whose group 1 is a handle the harness draws at random and later calls name (codex's
+   * `session ID (\\d+)`); replays carry the recorded ones over to the profile's (default none).
+   */
+  handlePattern?: string;
   /** Tools the real harness sends that this profile leaves out by design (conformance diffs report, not count, them). */
   omittedTools?: string[];
   /** Indices of `userParts` the profile paraphrases (long upstream text); conformance diffs report, not count, them. */
