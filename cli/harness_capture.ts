@@ -12,8 +12,9 @@ const usage =
 
 Starts the recording stub, runs the real agent once against it, and writes requests.jsonl, command.json and the
 harness's log into --out. By default through the Harbor CLI (uv run --with harbor==VERSION harbor run -p TASK -a AGENT
-...; log in harbor.log). With --local, runs an npm-installed harness (opencode, pi, qwen-code) in a scratch copy of
-the task's environment/workdir with its own HOME, telemetry and updates off (log in harness.log).
+...; log in harbor.log). With --local, runs an npm-installed harness (opencode, pi, qwen-code, codex, claude-code,
+gemini-cli) in a scratch copy of the task's environment/workdir with its own HOME, telemetry and updates off (log in
+harness.log).
 
 Options:
   --task DIR       the task directory (instruction.md, environment/workdir) (required)

@@ -1,4 +1,4 @@
-/** The stub's Hono app: OpenAI Chat Completions, OpenAI Responses and Anthropic Messages endpoints that answer from a script and records every request body. */
+/** The stub's Hono app: OpenAI Chat Completions, OpenAI Responses, Anthropic Messages and Gemini endpoints that answer from a script and records every request body. */
 import { type Context, Hono } from "hono";
 import type { HttpApp } from "../lib/base/http_app.ts";
 import type { Recorder } from "./recorder.ts";
@@ -6,6 +6,7 @@ import type { ScriptRunner } from "../lib/script/script.ts";
 import { chatChunks, chatCompletion, sseStream, usageFor } from "./sse.ts";
 import { ResponsesApi } from "./responses_api.ts";
 import { MessagesApi } from "./messages_api.ts";
+import { GeminiApi, geminiError } from "./gemini_api.ts";
 import { logprobsContent, renderCompletion, renderPrompt, tokenIds } from "./tokens.ts";
 import { promptIds, sglangGenerate, type StubTokens, vllmCompletion } from "./token_api.ts";
 
@@ -106,6 +107,27 @@ export function createStubApp(opts: StubOptions): HttpApp {
     return messages.answer(bytes, parseObject(bytes));
   });
 
+  // Gemini (gemini-cli): `models/{model}:{method}`, split on the last ':' (a route cannot hold one in a segment).
+  const gemini = new GeminiApi(opts.script);
+  const modelInfo = (name: string) => ({
+    name: `models/${name}`,
+    displayName: name,
+    supportedGenerationMethods: ["generateContent", "streamGenerateContent", "countTokens"],
+  });
+  app.get("/v1beta/models", (c) => c.json({ models: [modelInfo(opts.model)] }));
+  app.get("/v1beta/models/:rest{.+}", (c) => {
+    const rest = c.req.param("rest");
+    if (rest.includes(":")) return geminiError(`pgs harness serve: no route GET /v1beta/models/${rest}`, 404);
+    return c.json(modelInfo(rest));
+  });
+  app.post("/v1beta/models/:rest{.+}", async (c) => {
+    const bytes = await recordBody(c, opts.recorder);
+    const rest = c.req.param("rest"), at = rest.lastIndexOf(":");
+    if (at < 0) return geminiError(`pgs harness serve: no method in POST /v1beta/models/${rest}`, 404);
+    const sse = c.req.query("alt") === "sse";
+    return gemini.answer(rest.slice(0, at), rest.slice(at + 1), sse, bytes, parseObject(bytes));
+  });
+
   // Token prompts: vLLM's completions with a list of ids, SGLang's native /generate (with --tokenizer only).
   app.post("/v1/completions", async (c) => {
     const bytes = await recordBody(c, opts.recorder);
@@ -138,7 +160,8 @@ export function createStubApp(opts: StubOptions): HttpApp {
   app.all("*", async (c) => {
     if (c.req.method === "POST") await recordBody(c, opts.recorder);
     const msg = `pgs harness serve: no route ${c.req.method} ${new URL(c.req.url).pathname} ` +
-      "(serves POST /v1/chat/completions, /v1/responses, /v1/messages, /v1/completions, /generate and GET /v1/models)";
+      "(serves POST /v1/chat/completions, /v1/responses, /v1/messages, /v1/completions, /generate, " +
+      "/v1beta/models/M:generateContent and :streamGenerateContent, and GET /v1/models)";
     return c.json(openaiError(msg, "not_found"), 404);
   });
   return app;

@@ -124,6 +124,23 @@ Deno.test("local recipes: codex gets the /v1 URL in config.toml, claude-code the
   ]);
 });
 
+Deno.test("local recipes: gemini-cli gets the bare origin, an API key, no sandbox, -m and --skip-trust", () => {
+  const g = LOCAL_RECIPES["gemini-cli"];
+  const [f] = g.files(URL, "m1");
+  assert.equal(f.path, ".gemini/settings.json");
+  const settings = JSON.parse(f.text);
+  assert.equal(settings.security.auth.selectedType, "gemini-api-key");
+  assert.equal(settings.tools.sandbox, false);
+  assert.equal(settings.telemetry.enabled, false);
+  assert.equal(settings.privacy.usageStatisticsEnabled, false);
+  assert.deepEqual(g.env(URL, "m1"), {
+    GOOGLE_GEMINI_BASE_URL: "http://172.17.0.1:9999",
+    GEMINI_API_KEY: "dummy",
+    GEMINI_SANDBOX: "false",
+  });
+  assert.deepEqual(g.args("P", "m1"), ["--yolo", "--skip-trust", "-m", "m1", "-p", "P"]);
+});
+
 Deno.test("capture --local with a missing binary names the npm package and version; exit 1", async () => {
   const dir = await Deno.makeTempDir();
   try {

@@ -1,4 +1,5 @@
 /** Finds a harness binary: an explicit `--bin` path, else the first match on PATH. */
+import { resolve } from "node:path";
 
 async function isFile(p: string): Promise<boolean> {
   try {
@@ -8,13 +9,14 @@ async function isFile(p: string): Promise<boolean> {
   }
 }
 
-/** The binary's path, or null when it is missing. `PATH` defaults to the process's. */
+/** The binary's absolute path (the harness runs in another directory), or null when it is missing. `PATH` defaults to
+ * the process's. */
 export async function findBinary(name: string, explicit?: string, path = Deno.env.get("PATH") ?? ""): Promise<
   string | null
 > {
-  if (explicit !== undefined) return await isFile(explicit) ? explicit : null;
+  if (explicit !== undefined) return await isFile(explicit) ? resolve(explicit) : null;
   for (const dir of path.split(":").filter(Boolean)) {
-    if (await isFile(`${dir}/${name}`)) return `${dir}/${name}`;
+    if (await isFile(`${dir}/${name}`)) return resolve(dir, name);
   }
   return null;
 }

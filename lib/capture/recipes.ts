@@ -99,15 +99,23 @@ export const LOCAL_RECIPES: Record<string, LocalRecipe> = {
         `model_provider = "stub"`,
         `approval_policy = "never"`,
         `sandbox_mode = "danger-full-access"`,
+        "check_for_update_on_startup = false",
         "",
         "[model_providers.stub]",
         `name = "stub"`,
         `base_url = ${JSON.stringify(baseUrl)}`,
         `wire_api = "responses"`,
         `env_key = "STUB_API_KEY"`,
+        // One request per scripted turn: a retry would consume the next turn.
+        "request_max_retries = 0",
+        "stream_max_retries = 0",
         "",
         "[analytics]",
         "enabled = false",
+        "",
+        // Otherwise it looks up remote hosts in the background.
+        "[features]",
+        "plugins = false",
         "",
       ].join("\n"),
     }],
@@ -134,6 +142,30 @@ export const LOCAL_RECIPES: Record<string, LocalRecipe> = {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     }),
     args: (prompt, model) => ["-p", "--dangerously-skip-permissions", "--model", model, prompt],
+  },
+  "gemini-cli": {
+    pkg: "@google/gemini-cli",
+    version: "0.61.0",
+    bin: "gemini",
+    files: () => [{
+      path: ".gemini/settings.json",
+      text: json({
+        security: { auth: { selectedType: "gemini-api-key" } },
+        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        // Task images have no ripgrep: record the built-in grep tool gemini falls back to there.
+        tools: { sandbox: false, useRipgrep: false },
+      }),
+    }],
+    // The Gemini SDK appends /v1beta/models/M:method itself: give it the bare origin.
+    env: (baseUrl) => ({
+      GOOGLE_GEMINI_BASE_URL: baseUrl.replace(/\/v1\/?$/, ""),
+      GEMINI_API_KEY: "dummy",
+      GEMINI_SANDBOX: "false",
+    }),
+    // Without --skip-trust it exits 55 in an untrusted folder; without -m a router side request picks the model.
+    args: (prompt, model) => ["--yolo", "--skip-trust", "-m", model, "-p", prompt],
   },
 };
 
