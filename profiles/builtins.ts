@@ -1,5 +1,6 @@
 /** The built-in profiles, one line each: [name, version, factory, default?]. Pure data: importing registers nothing. */
 import type { ProfileEntry } from "../lib/harness/registry.ts";
+import { codex } from "./codex.ts";
 import { goose } from "./goose.ts";
 import { hermes } from "./hermes.ts";
 import { kimiCli } from "./kimi_cli.ts";
@@ -28,4 +29,5 @@ export const BUILTIN_PROFILES: ProfileEntry[] = [
   ["hermes", "main-e6899c8", hermes],
   ["kimi-cli", "1.49.0", kimiCli],
   ["swe-agent", "main-3ea751c", sweAgent],
+  ["codex", "0.171.0", codex],
 ];

@@ -45,7 +45,7 @@ export class MessagesApi {
       { api: "messages", system: asBlocks(body.system ?? null) },
       typeof first === "object" && first !== null ? { ...first, content: asBlocks(first.content) } : first,
     ]) as unknown[];
-    const reply = this.#script.next({ messages: key, tools: body.tools });
+    const reply = this.#script.next({ messages: key, tools: body.tools }, new TextDecoder().decode(bytes));
     const content: Record<string, unknown>[] = [];
     if (reply.content !== null) content.push({ type: "text", text: reply.content });
     for (const c of reply.toolCalls) {

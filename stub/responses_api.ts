@@ -81,7 +81,7 @@ export class ResponsesApi {
     }
     // The conversation: its instructions and first input item (tagged so it never equals a chat conversation).
     const key = prev ?? [{ api: "responses", instructions: body.instructions ?? null }, input[0]];
-    const reply = this.#script.next({ messages: key, tools: body.tools });
+    const reply = this.#script.next({ messages: key, tools: body.tools }, new TextDecoder().decode(bytes));
     const id = `resp_${idHex(reply.id)}`;
     this.#convo.set(id, key);
     const model = typeof body.model === "string" && body.model ? body.model : this.#model;

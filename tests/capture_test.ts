@@ -113,6 +113,11 @@ Deno.test("local recipes: codex gets the /v1 URL in config.toml, claude-code the
   assert.match(cfg.text, /^model_provider = "stub"$/m);
   assert.match(cfg.text, new RegExp(`^base_url = "${URL}"$`, "m"));
   assert.match(cfg.text, /^wire_api = "responses"$/m);
+  // A retry would take the next scripted turn; update checks and plugins would reach out to remote hosts.
+  assert.match(cfg.text, /^request_max_retries = 0$/m);
+  assert.match(cfg.text, /^stream_max_retries = 0$/m);
+  assert.match(cfg.text, /^check_for_update_on_startup = false$/m);
+  assert.match(cfg.text, /^\[features\]\nplugins = false$/m);
   assert.equal(LOCAL_RECIPES.codex.env(URL, "m1").STUB_API_KEY, "x");
   assert.equal(LOCAL_RECIPES["claude-code"].env(URL, "m1").ANTHROPIC_BASE_URL, "http://172.17.0.1:9999");
   assert.deepEqual(LOCAL_RECIPES["claude-code"].args("P", "m1"), [

@@ -1,6 +1,6 @@
 /**
  * Conformance against recordings of the real harnesses made here with `pgs harness capture --local` (opencode-ai
- * 1.18.33, pi 0.73.1, qwen-code 0.24.4 on examples/tasks/count-error-lines), reduced to what the project may carry
+ * 1.18.33, pi 0.73.1, qwen-code 0.24.4 on examples/tasks/count-error-lines; codex 0.171.0 on fix-word-count), reduced to what the project may carry
  * (lib/conformance/reduce.ts): each profile must show no difference beyond paraphrase.
  */
 import assert from "node:assert/strict";
@@ -16,12 +16,23 @@ registerBuiltins();
 
 const FIXTURES = resolve(import.meta.dirname!, "fixtures", "recordings");
 
-for (const profile of ["opencode", "pi", "qwen-code"]) {
+/** Each recording: its folder, the profile that replays it, and its task (the files the harness saw). */
+const FIXTURES_OF: [string, string, string][] = [
+  ["opencode", "opencode", "count-error-lines"],
+  ["pi", "pi", "count-error-lines"],
+  ["qwen-code", "qwen-code", "count-error-lines"],
+  // The whole episode: commands, patches that miss, apply, add, delete and are malformed, sessions, truncation.
+  ["codex", "codex", "fix-word-count"],
+  // Unknown tool, arguments serde rejects, a missing workdir, two calls in one turn.
+  ["codex-errors", "codex", "fix-word-count"],
+];
+
+for (const [folder, profile, task] of FIXTURES_OF) {
   dockerTest(
-    `conformance: ${profile}'s recorded episode replays with no difference beyond paraphrase`,
+    `conformance: ${folder} (${profile}) replays its recorded episode with no difference beyond paraphrase`,
     async (docker) => {
-      const dir = join(FIXTURES, profile);
-      const { report, code } = await runHarnessDiff(profile, dir, join(EXAMPLE_TASKS, "count-error-lines"), docker);
+      const dir = join(FIXTURES, folder);
+      const { report, code } = await runHarnessDiff(profile, dir, join(EXAMPLE_TASKS, task), docker);
       if (report.differences) console.log(formatReport(report));
       assert.equal(report.differences, 0);
       assert.equal(code, 0);

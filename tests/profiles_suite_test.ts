@@ -39,6 +39,14 @@ interface OracleRun {
 
 /** Every registered profile, by `name@version`. */
 const ORACLE: Record<string, OracleRun> = {
+  // exec_command with codex's header (the chunk id and wall time vary), then a reply.
+  "codex@0.171.0": {
+    turns: 2,
+    shellResult: exactly(
+      String.raw`Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\nProcess exited with code 0\n` +
+        String.raw`Original token count: \d+\nOutput:\n${FIXED}\n`,
+    ),
+  },
   "goose@1.55.0": { turns: 2, shellResult: exactly(FIXED) },
   "hermes@main-e6899c8": {
     turns: 2,

@@ -346,3 +346,16 @@ Deno.test("cli: harness serve usage errors", async () => {
   assert.equal(b.code, 2);
   assert.match(b.stderr, /^pgs: harness serve: cannot read \/nonexistent\/t.json/);
 });
+
+Deno.test("script: {$from_request} arguments take group 1 of the regex's last match in the request", async () => {
+  const { fromRequest } = await import("../lib/script/script.ts");
+  const req = '{"input":[{"output":"Process running with session ID 123"},{"output":"session ID 4567"}]}';
+  assert.deepEqual(fromRequest({ session_id: { $from_request: "session ID (\\d+)" }, chars: "" }, req), {
+    session_id: 4567,
+    chars: "",
+  });
+  assert.deepEqual(fromRequest({ a: [{ $from_request: "word (\\w+)" }] }, "a word here"), { a: ["here"] });
+  assert.deepEqual(fromRequest({ x: { $from_request: "absent (\\d+)" } }, req), {
+    x: { $from_request: "absent (\\d+)" },
+  });
+});

@@ -94,6 +94,24 @@ function parseTurn(t: unknown, i: number): Turn {
  */
 export type Advance = "requests" | "history";
 
+/**
+ * Fills `{"$from_request": "REGEX"}` argument values from the request being answered: group 1 of the regex's last
+ * match in the raw request body (a number when it is one), so a script can name what the harness drew at random
+ * (codex's session ids). Unmatched, the value stays as written.
+ */
+export function fromRequest(v: unknown, request: string): unknown {
+  if (Array.isArray(v)) return v.map((x) => fromRequest(x, request));
+  if (typeof v !== "object" || v === null) return v;
+  const o = v as Record<string, unknown>;
+  if (Object.keys(o).length === 1 && typeof o.$from_request === "string") {
+    const all = [...request.matchAll(new RegExp(o.$from_request, "g"))];
+    const got = all.at(-1)?.[1];
+    if (got === undefined) return v;
+    return /^-?\d+(\.\d+)?$/.test(got) ? Number(got) : got;
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, fromRequest(x, request)]));
+}
+
 /** The script with per-conversation positions. */
 export class ScriptRunner {
   #turns: Turn[];
@@ -106,7 +124,7 @@ export class ScriptRunner {
   }
 
   /** The reply to a chat request `{messages, tools?}`; advances its conversation unless it is a side request. */
-  next(body: { messages: unknown[]; tools?: unknown }): Reply {
+  next(body: { messages: unknown[]; tools?: unknown }, request?: string): Reply {
     const key = conversationKey(body.messages);
     let n: number;
     if (this.advance === "history") {
@@ -123,11 +141,11 @@ export class ScriptRunner {
       }
       n = this.#next.get(key) ?? 0;
     }
-    return this.at(key, n);
+    return this.at(key, n, request);
   }
 
   /** The reply for turn `n` (0-based) of conversation `key`, found by the caller (e.g. from a token prompt). */
-  at(key: string, n: number): Reply {
+  at(key: string, n: number, request?: string): Reply {
     this.#next.set(key, Math.max(n + 1, this.#next.get(key) ?? 0));
     const id = completionId(key, n);
     const turn = this.#turns[n];
@@ -137,7 +155,9 @@ export class ScriptRunner {
     const toolCalls = turn.tool_calls.map((c, i) => ({
       id: toolCallId(key, n, i),
       name: c.name,
-      arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
+      arguments: typeof c.arguments === "string"
+        ? c.arguments
+        : JSON.stringify(fromRequest(c.arguments, request ?? "")),
     }));
     return { id, content: null, toolCalls, turn: n, reasoning };
   }

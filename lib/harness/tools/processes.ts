@@ -62,14 +62,17 @@ export async function startProcess(box: ExecEnv, command: string, opts: StartOpt
   const stdin = opts.stdin ?? "none";
   const run = stdin === "tty"
     // script -c runs its command line with $SHELL -c: /bin/sh, which then starts the asked shell.
-    ? `PGS_CMD=${shQuote(command)} PGS_SH="$sh" SHELL=/bin/sh setsid script -qefc ${
+    ? `PGS_CMD=${shQuote(command)} PGS_SH="$sh" SHELL=/bin/sh $E setsid script -qefc ${
       shQuote('c=$PGS_CMD s=$PGS_SH; unset PGS_CMD PGS_SH; exec "$s" ' + flag + ' "$c"')
     } /dev/null <&3 3>&-`
-    : `setsid "$sh" ${shQuote(flag)} ${shQuote(command)} ${stdin === "pipe" ? "<&3 3>&-" : "</dev/null 3>&-"}`;
+    : `$E setsid "$sh" ${shQuote(flag)} ${shQuote(command)} ${stdin === "pipe" ? "<&3 3>&-" : "</dev/null 3>&-"}`;
   const script = [
     `f=${shQuote(file)}; c=${shQuote(opts.cwd ?? box.workdir)}; sh=${shQuote(sh)}`,
     `[ -d "$c" ] || exit 2`,
     `command -v "$sh" >/dev/null 2>&1 || sh=/bin/sh`,
+    // A background job of a non-interactive shell starts with SIGINT and SIGQUIT ignored, and its children cannot
+    // undo that; coreutils' env restores them, so Ctrl-C (signalProcess INT) works as it does on a harness's child.
+    `E=; env --default-signal=INT true 2>/dev/null && E="env --default-signal=INT,QUIT"`,
     `mkdir -p -- "$(dirname -- "$f")" && rm -f -- "$f".* && mkfifo -- "$f.in" || exit 90`,
     `: > "$f.out"`,
     // The launcher holds the FIFO open read-write: writers never block, and the process never reads end of input.
