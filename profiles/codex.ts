@@ -3,7 +3,7 @@
  * OpenAI-compatible Responses endpoint): the unified exec tools `exec_command` and `write_stdin`, with codex's
  * output header and truncation, sessions for commands that keep running, and `apply_patch` heredocs intercepted and
  * applied by codex itself (for such a model codex 0.171.0 offers no edit tool). Recorded against the stub (reduced to
- * tests/golden/codex and tests/fixtures/recordings/codex) and read from the source its release was cut from.
+ * tests/golden/codex) and read from the source its release was cut from.
  *
  * In chat form (as an OpenAI-compatible server translates the Responses request): codex's base instructions and its
  * developer messages are system messages, `<environment_context>` is a user message before the task, each call's
@@ -107,7 +107,7 @@ export function codex(): HarnessProfile {
       version: "0.171.0",
       sources: [
         "tests/golden/codex/tools.json (recorded: codex 0.171.0 against a stub Responses endpoint)",
-        "tests/fixtures/recordings/codex (a recorded episode, replayed call by call)",
+        "tests/golden/codex/{episode,errors}/requests.jsonl (recorded episodes, reduced; replayed call by call)",
         "openai/codex@343074d4207d572809bd8cea15f4be1d09d98e0b:codex-rs/apply-patch/src (the patch language)",
         "openai/codex@343074d4207d572809bd8cea15f4be1d09d98e0b:codex-rs/core/src/unified_exec (sessions, limits)",
         "openai/codex@343074d4207d572809bd8cea15f4be1d09d98e0b:codex-rs/core/src/tools/context.rs (output wording)",

@@ -4,7 +4,7 @@
  * (lib/conformance/reduce.ts): each profile must show no difference beyond paraphrase.
  */
 import assert from "node:assert/strict";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { runHarnessDiff } from "../cli/harness_diff.ts";
 import { formatReport } from "../lib/conformance/report.ts";
 import { reduceRequest } from "../lib/conformance/reduce.ts";
@@ -16,22 +16,26 @@ registerBuiltins();
 
 const FIXTURES = resolve(import.meta.dirname!, "fixtures", "recordings");
 
+const GOLDEN = resolve(import.meta.dirname!, "golden");
+
 /** Each recording: its folder, the profile that replays it, and its task (the files the harness saw). */
 const FIXTURES_OF: [string, string, string][] = [
-  ["opencode", "opencode", "count-error-lines"],
-  ["pi", "pi", "count-error-lines"],
-  ["qwen-code", "qwen-code", "count-error-lines"],
+  [join(FIXTURES, "opencode"), "opencode", "count-error-lines"],
+  [join(FIXTURES, "pi"), "pi", "count-error-lines"],
+  [join(FIXTURES, "qwen-code"), "qwen-code", "count-error-lines"],
   // The whole episode: commands, patches that miss, apply, add, delete and are malformed, sessions, truncation.
-  ["codex", "codex", "fix-word-count"],
+  [join(GOLDEN, "codex", "episode"), "codex", "fix-word-count"],
   // Unknown tool, arguments serde rejects, a missing workdir, two calls in one turn.
-  ["codex-errors", "codex", "fix-word-count"],
+  [join(GOLDEN, "codex", "errors"), "codex", "fix-word-count"],
 ];
 
 for (const [folder, profile, task] of FIXTURES_OF) {
   dockerTest(
-    `conformance: ${folder} (${profile}) replays its recorded episode with no difference beyond paraphrase`,
+    `conformance: ${basename(dirname(folder))}/${
+      basename(folder)
+    } (${profile}) replays with no difference beyond paraphrase`,
     async (docker) => {
-      const dir = join(FIXTURES, folder);
+      const dir = folder;
       const { report, code } = await runHarnessDiff(profile, dir, join(EXAMPLE_TASKS, task), docker);
       if (report.differences) console.log(formatReport(report));
       assert.equal(report.differences, 0);
