@@ -33,6 +33,27 @@ const OUTPUT_MAX_BYTES = 1 << 20;
 const MAX_SESSIONS = 64;
 const INTERRUPT = "\u0003";
 
+/** What codex forces into every command's environment (`UNIFIED_EXEC_ENV`, codex-rs/core/src/unified_exec). */
+const UNIFIED_EXEC_ENV: Record<string, string> = {
+  NO_COLOR: "1",
+  TERM: "dumb",
+  LANG: "C.UTF-8",
+  LC_CTYPE: "C.UTF-8",
+  LC_ALL: "C.UTF-8",
+  COLORTERM: "",
+  PAGER: "cat",
+  GIT_PAGER: "cat",
+  GH_PAGER: "cat",
+  CODEX_CI: "1",
+};
+
+/** The thread's id, which codex also exports to its commands (one per episode). */
+function threadEnv(s: Session): Record<string, string> {
+  let id = s.state.get("codex.thread") as string | undefined;
+  if (!id) s.state.set("codex.thread", id = crypto.randomUUID());
+  return { ...UNIFIED_EXEC_ENV, CODEX_THREAD_ID: id, CODEX_SESSION_ID: id };
+}
+
 interface CodexSession {
   handle: number;
   tty: boolean;
@@ -145,7 +166,12 @@ export async function execCommand(s: Session, a: Record<string, unknown>, call: 
   const started = performance.now();
   let handle: number;
   try {
-    handle = await startProcess(s.box, cmd, { shell: [shell, flag], cwd, stdin: tty ? "tty" : "none" });
+    handle = await startProcess(s.box, cmd, {
+      shell: [shell, flag],
+      cwd,
+      stdin: tty ? "tty" : "none",
+      env: threadEnv(s),
+    });
   } catch (e) {
     // The process could not start: a missing workdir is what a model causes (recorded); the rest is infrastructure.
     if (e instanceof OpError && e.kind === "not_found") {
