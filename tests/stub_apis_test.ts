@@ -157,6 +157,38 @@ Deno.test("messages: tool_use, then text, then Done.; side request does not adva
   }
 });
 
+Deno.test("messages: claude-code 2.1.332's shape (?beta=true, system-role messages) streams one conversation", async () => {
+  // As recorded: the first request's second message is a system-role list with a cache marker, later a plain string;
+  // claude-code inserts further system-role notes (a file changed on disk) after tool results.
+  const s = await stub();
+  try {
+    const first = [
+      {
+        role: "user",
+        content: [{ type: "text", text: "<system-reminder>\nAttribution\n</system-reminder>\n" }, {
+          type: "text",
+          text: "task a",
+        }],
+      },
+      { role: "system", content: [{ type: "text", text: "# Environment", cache_control: { type: "ephemeral" } }] },
+    ];
+    const body = (messages: unknown[]) => mBody("a", { messages, stream: true, thinking: { type: "adaptive" } });
+    const a = assembleMessageEvents(await events(await s.post("/v1/messages?beta=true", body(first))));
+    assert.equal(a.stop_reason, "tool_use");
+    const calls = a.content as Record<string, unknown>[];
+    const history = [first[0], { role: "system", content: "# Environment" }, { role: "assistant", content: calls }, {
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: calls[0].id, content: "x", cache_control: { type: "ephemeral" } }],
+    }, { role: "system", content: "Note: a.py changed on disk since you last read it." }];
+    const b = assembleMessageEvents(await events(await s.post("/v1/messages?beta=true", body(history))));
+    assert.deepEqual(b.content, [{ type: "text", text: "All done here, friend." }]);
+    assert.equal(b.stop_reason, "end_turn");
+    assert.equal((await s.lines()).length, 2);
+  } finally {
+    await s.done();
+  }
+});
+
 Deno.test("responses + messages: streamed events reassemble into the non-streaming answer", async () => {
   for (const turn of TURNS) {
     const s1 = await stub([turn]);

@@ -127,7 +127,7 @@ export const LOCAL_RECIPES: Record<string, LocalRecipe> = {
   },
   "claude-code": {
     pkg: "@anthropic-ai/claude-code",
-    version: "2.1.197",
+    version: "2.1.332",
     bin: "claude",
     files: () => [],
     // Anthropic's SDK appends /v1/messages itself: give it the bare origin.

@@ -102,6 +102,11 @@ function fromMessages(body: Obj): { messages: ChatMessage[]; tools: ToolSchema[]
     out.push({ role: "system", content: typeof s === "string" ? s : s.map((p) => p.text).join("\n\n") });
   }
   for (const m of body.messages as Obj[]) {
+    // claude-code sends context (environment, notes) as system-role messages inside `messages`.
+    if (m.role === "system") {
+      out.push({ role: "system", content: textOf(m.content) });
+      continue;
+    }
     const blocks: Obj[] = typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content as Obj[];
     if (m.role === "assistant") {
       const a: ChatMessage = { role: "assistant", content: null };
