@@ -1,9 +1,7 @@
 /** The stub's OpenAI Responses (codex) and Anthropic Messages (claude-code) routes, answered from the script. */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { createStubApp } from "../stub/app.ts";
-import { Recorder } from "../stub/recorder.ts";
-import { ScriptRunner, type Turn } from "../lib/script/script.ts";
+import { stubApp } from "./stub_helpers.ts";
+import type { Turn } from "../lib/script/script.ts";
 import { assembleResponseEvents } from "../stub/responses_api.ts";
 import { assembleMessageEvents } from "../stub/messages_api.ts";
 
@@ -16,25 +14,7 @@ const TURNS: Turn[] = [
 const R_TOOLS = [{ type: "function", name: "shell", parameters: { type: "object", properties: {} } }];
 const M_TOOLS = [{ name: "Bash", description: "run", input_schema: { type: "object", properties: {} } }];
 
-async function stub(turns: Turn[] = TURNS) {
-  const dir = await Deno.makeTempDir({ prefix: "pgs-stub-apis-" });
-  const out = join(dir, "requests.jsonl");
-  const recorder = await Recorder.open(out);
-  const app = createStubApp({ script: new ScriptRunner(turns), recorder, model: "stub-model" });
-  const post = (path: string, body: string | Record<string, unknown>) =>
-    app.request(path, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
-  const json = async (path: string, body: Record<string, unknown>) => {
-    const res = await post(path, body);
-    assert.equal(res.status, 200, await res.clone().text());
-    return await res.json();
-  };
-  const lines = async () => (await Deno.readTextFile(out)).split("\n").slice(0, -1);
-  const done = async () => {
-    await recorder.close();
-    await Deno.remove(dir, { recursive: true });
-  };
-  return { post, json, lines, done };
-}
+const stub = (turns: Turn[] = TURNS) => stubApp(turns, "pgs-stub-apis-");
 
 /** Parses a named-event SSE body: every event has `event: NAME` then `data: JSON` whose `type` is NAME. */
 async function events(res: Response): Promise<Record<string, unknown>[]> {

@@ -1,8 +1,6 @@
 /** The stub's Gemini routes (gemini-cli): generateContent, streamGenerateContent?alt=sse, countTokens, errors. */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { createStubApp } from "../stub/app.ts";
-import { Recorder } from "../stub/recorder.ts";
+import { stubApp } from "./stub_helpers.ts";
 import { ScriptRunner, type Turn } from "../lib/script/script.ts";
 import { assembleGeminiChunks, geminiMessages, geminiTools } from "../stub/gemini_api.ts";
 
@@ -19,25 +17,7 @@ const TOOLS = [{
 const GEN = "/v1beta/models/stub-model:generateContent";
 const STREAM = "/v1beta/models/stub-model:streamGenerateContent?alt=sse";
 
-async function stub(turns: Turn[] = TURNS) {
-  const dir = await Deno.makeTempDir({ prefix: "pgs-stub-gemini-" });
-  const out = join(dir, "requests.jsonl");
-  const recorder = await Recorder.open(out);
-  const app = createStubApp({ script: new ScriptRunner(turns), recorder, model: "stub-model" });
-  const post = (path: string, body: string | Record<string, unknown>) =>
-    app.request(path, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
-  const json = async (path: string, body: Record<string, unknown>) => {
-    const res = await post(path, body);
-    assert.equal(res.status, 200, await res.clone().text());
-    return await res.json();
-  };
-  const lines = async () => (await Deno.readTextFile(out)).split("\n").slice(0, -1);
-  const done = async () => {
-    await recorder.close();
-    await Deno.remove(dir, { recursive: true });
-  };
-  return { app, post, json, lines, done };
-}
+const stub = (turns: Turn[] = TURNS) => stubApp(turns, "pgs-stub-gemini-");
 
 const user = (text: string) => ({ role: "user", parts: [{ text }] });
 const body = (name: string, extra: Record<string, unknown> = {}) => ({

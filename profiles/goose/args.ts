@@ -7,20 +7,13 @@
 
 // serde_json's parse errors come from the shared JSON scanner (lib/harness/lang/json_serde.ts).
 export { serdeParse } from "../../lib/harness/lang/json_serde.ts";
+import { serdeUnexpected } from "../../lib/harness/lang/serde_struct.ts";
 
 /** A params struct field: its name, the Rust type serde expects, and whether it may be absent. */
 export interface Field {
   name: string;
   type: "string" | "u64" | "u32" | "option_u64";
   optional?: boolean;
-}
-
-function unexpected(v: unknown): string {
-  if (v === null) return "null";
-  if (typeof v === "boolean") return `boolean \`${v}\``;
-  if (typeof v === "number") return Number.isInteger(v) ? `integer \`${v}\`` : `floating point \`${v}\``;
-  if (typeof v === "string") return `string ${JSON.stringify(v)}`;
-  return Array.isArray(v) ? "sequence" : "map";
 }
 
 /** `serde_json::from_value` into a struct of `fields`: the first error's text, or undefined when it deserialises. */
@@ -30,14 +23,14 @@ export function fromValue(args: Record<string, unknown>, fields: Field[]): strin
     const f = fields.find((x) => x.name === k);
     if (!f) continue;
     if (f.type === "string") {
-      if (typeof v !== "string") return `invalid type: ${unexpected(v)}, expected a string`;
+      if (typeof v !== "string") return `invalid type: ${serdeUnexpected(v)}, expected a string`;
       continue;
     }
     if (f.type === "option_u64" && v === null) continue;
     const bits = f.type === "u32" ? "u32" : "u64";
     const max = bits === "u32" ? 0xffffffff : Number.MAX_SAFE_INTEGER;
-    if (typeof v !== "number" || !Number.isInteger(v)) return `invalid type: ${unexpected(v)}, expected ${bits}`;
-    if (v < 0 || v > max) return `invalid value: ${unexpected(v)}, expected ${bits}`;
+    if (typeof v !== "number" || !Number.isInteger(v)) return `invalid type: ${serdeUnexpected(v)}, expected ${bits}`;
+    if (v < 0 || v > max) return `invalid value: ${serdeUnexpected(v)}, expected ${bits}`;
   }
   for (const f of fields) if (!f.optional && !(f.name in args)) return `missing field \`${f.name}\``;
 }

@@ -20,7 +20,8 @@ export interface SerdeField {
   nullable?: boolean;
 }
 
-function unexpected(v: unknown): string {
+/** serde's `Unexpected` display of a JSON value (`integer \`5\``, `string "x"`, `map`, ...). */
+export function serdeUnexpected(v: unknown): string {
   if (v === null) return "null";
   if (typeof v === "boolean") return `boolean \`${v}\``;
   if (typeof v === "number") return Number.isInteger(v) ? `integer \`${v}\`` : `floating point \`${v}\``;
@@ -47,17 +48,19 @@ function typeError(f: SerdeField, v: unknown): string | undefined {
   if (v === null && f.nullable) return;
   const want = EXPECTED[f.type];
   if (f.type === "String") {
-    return typeof v === "string" ? undefined : `invalid type: ${unexpected(v)}, expected ${want}`;
+    return typeof v === "string" ? undefined : `invalid type: ${serdeUnexpected(v)}, expected ${want}`;
   }
-  if (f.type === "bool") return typeof v === "boolean" ? undefined : `invalid type: ${unexpected(v)}, expected ${want}`;
+  if (f.type === "bool") {
+    return typeof v === "boolean" ? undefined : `invalid type: ${serdeUnexpected(v)}, expected ${want}`;
+  }
   if (f.type === "Vec<String>") {
-    if (!Array.isArray(v)) return `invalid type: ${unexpected(v)}, expected ${want}`;
+    if (!Array.isArray(v)) return `invalid type: ${serdeUnexpected(v)}, expected ${want}`;
     const bad = v.find((x) => typeof x !== "string");
-    return bad === undefined ? undefined : `invalid type: ${unexpected(bad)}, expected a string`;
+    return bad === undefined ? undefined : `invalid type: ${serdeUnexpected(bad)}, expected a string`;
   }
-  if (typeof v !== "number" || !Number.isInteger(v)) return `invalid type: ${unexpected(v)}, expected ${want}`;
+  if (typeof v !== "number" || !Number.isInteger(v)) return `invalid type: ${serdeUnexpected(v)}, expected ${want}`;
   const [lo, hi] = RANGE[f.type]!;
-  if (v < lo || v > hi) return `invalid value: ${unexpected(v)}, expected ${want}`;
+  if (v < lo || v > hi) return `invalid value: ${serdeUnexpected(v)}, expected ${want}`;
 }
 
 /** The end (code-unit index just after) of the JSON value starting at `i` in valid JSON text. */
@@ -124,7 +127,9 @@ export function serdeFromStr(
   if ("error" in parsed) return parsed;
   const v = parsed.value;
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    return { error: `invalid type: ${unexpected(v)}, expected struct ${struct} at ${at(raw, raw.trimEnd().length)}` };
+    return {
+      error: `invalid type: ${serdeUnexpected(v)}, expected struct ${struct} at ${at(raw, raw.trimEnd().length)}`,
+    };
   }
   const { keys, close } = members(raw);
   const seen = new Set<string>();
