@@ -10,6 +10,7 @@ export type {
   HarnessProfile,
   KeyCommand,
   ParsedCall,
+  PreludeMessage,
   ProfileCapabilities,
   Protocol,
   Session,
