@@ -1,5 +1,6 @@
 /** The built-in profiles, one line each: [name, version, factory, default?]. Pure data: importing registers nothing. */
 import type { ProfileEntry } from "../lib/harness/registry.ts";
+import { claudeCode } from "./claude_code.ts";
 import { codex } from "./codex.ts";
 import { goose } from "./goose.ts";
 import { hermes } from "./hermes.ts";
@@ -30,4 +31,5 @@ export const BUILTIN_PROFILES: ProfileEntry[] = [
   ["kimi-cli", "1.49.0", kimiCli],
   ["swe-agent", "main-3ea751c", sweAgent],
   ["codex", "0.171.0", codex],
+  ["claude-code", "2.1.332", claudeCode],
 ];

@@ -1,6 +1,7 @@
 /**
  * Conformance against recordings of the real harnesses made here with `pgs harness capture --local` (opencode-ai
- * 1.18.33, pi 0.73.1, qwen-code 0.24.4 on examples/tasks/count-error-lines; codex 0.171.0 on fix-word-count), reduced to what the project may carry
+ * 1.18.33, pi 0.73.1, qwen-code 0.24.4 on examples/tasks/count-error-lines; codex 0.171.0 and claude-code 2.1.332 on
+ * fix-word-count), reduced to what the project may carry
  * (lib/conformance/reduce.ts): each profile must show no difference beyond paraphrase.
  */
 import assert from "node:assert/strict";
@@ -27,6 +28,8 @@ const FIXTURES_OF: [string, string, string][] = [
   [join(GOLDEN, "codex", "episode"), "codex", "fix-word-count"],
   // Unknown tool, arguments serde rejects, a missing workdir, two calls in one turn.
   [join(GOLDEN, "codex", "errors"), "codex", "fix-word-count"],
+  // claude-code: Read/Edit/Write results and errors, Bash exit codes, a timeout, a cd outside, unknown tools, bad input.
+  [join(GOLDEN, "claude-code", "episode"), "claude-code", "fix-word-count"],
 ];
 
 for (const [folder, profile, task] of FIXTURES_OF) {

@@ -166,6 +166,23 @@ function firstMessages(expected: ChatMessage[], actual: ChatMessage[], norm: Nor
     );
   }
   out.push(...userMessage(expected[eLast], actual[aLast], norm));
+  out.push(...afterUser(expected.slice(eLast + 1), actual.slice(aLast + 1), norm));
+  return out;
+}
+
+/**
+ * Messages after the user's turn in the first request (claude-code's environment, a system-role message): their
+ * roles, then each one's text, system ones as paraphrase. Nothing when neither side has any.
+ */
+function afterUser(expected: ChatMessage[], actual: ChatMessage[], norm: NormalizeOptions): Finding[] {
+  if (!expected.length && !actual.length) return [];
+  const out = [value("after the user's turn: roles", expected.map((m) => m.role), actual.map((m) => m.role))];
+  for (let i = 0; i < Math.min(expected.length, actual.length); i++) {
+    const [e, a] = [expected[i], actual[i]];
+    if (e.role !== a.role) break;
+    const [et, at] = [normalizeText(contentText(e.content), norm), normalizeText(contentText(a.content), norm)];
+    out.push(text(`after the user's turn: ${e.role} message ${i + 1}`, et, at, e.role === "system"));
+  }
   return out;
 }
 

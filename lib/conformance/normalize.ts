@@ -37,7 +37,11 @@ export function normalizeText(text: string, opts: NormalizeOptions): string {
   let out = text;
   const dirs = [...new Set(opts.workdirs.filter((d) => d && d !== "/"))].sort((a, b) => b.length - a.length);
   for (const d of dirs) {
-    out = out.replace(new RegExp(`${escape(d.replace(/\/+$/, ""))}(?![A-Za-z0-9_.-])`, "g"), "{workdir}");
+    // A full stop after the path ends a sentence ("... is /workdir."), unless a name goes on after it.
+    out = out.replace(
+      new RegExp(`${escape(d.replace(/\/+$/, ""))}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])`, "g"),
+      "{workdir}",
+    );
   }
   for (const [re, to] of VOLATILE) out = out.replace(re, to);
   return out.replace(ISO, "{date}").replace(LS_DATE, "{date}").replace(LONG_DATE, "{date}").replace(ID, "{id}");

@@ -12,6 +12,7 @@ import type {
   ChatMessage,
   HarnessProfile,
   ParsedCall,
+  PreludeMessage,
   TextPart,
   ToolCall,
   ToolMessageKey,
@@ -128,14 +129,13 @@ export class ProfileEpisode {
     const first: ChatMessage[] = [];
     const system = fillTemplate(this.profile.system, values);
     if (system) first.push({ role: "system", content: system });
-    for (const m of this.profile.prelude ?? []) {
-      first.push({
-        role: m.role,
-        content: typeof m.content === "string"
-          ? fillTemplate(m.content, values)
-          : m.content.map((t) => ({ type: "text" as const, text: fillTemplate(t, values) })),
-      });
-    }
+    const render = (m: PreludeMessage): ChatMessage => ({
+      role: m.role,
+      content: typeof m.content === "string"
+        ? fillTemplate(m.content, values)
+        : m.content.map((t) => ({ type: "text" as const, text: fillTemplate(t, values) })),
+    });
+    for (const m of this.profile.prelude ?? []) first.push(render(m));
     const user = fillTemplate(this.profile.user, values);
     first.push({
       role: "user",
@@ -145,6 +145,7 @@ export class ProfileEpisode {
         ? [{ type: "text", text: user }]
         : user,
     });
+    for (const m of this.profile.postlude ?? []) first.push(render(m));
     this.messages.push(...first);
     return first;
   }
@@ -186,11 +187,13 @@ export class ProfileEpisode {
     };
     if (turn.reasoning_content) msg.reasoning_content = turn.reasoning_content;
     if (turn.tool_calls?.length) {
-      const parsed = this.profile.echoArguments === "parsed";
+      const echo = this.profile.echoInput;
+      const parsed = this.profile.echoArguments === "parsed" || echo !== undefined;
       msg.tool_calls = turn.tool_calls.map((c, k) => {
         const args = calls[k]?.args;
         if (!parsed || !args) return c;
-        return { ...c, function: { ...c.function, arguments: JSON.stringify(args) } };
+        const input = echo ? echo(c.function.name, args) : args;
+        return { ...c, function: { ...c.function, arguments: JSON.stringify(input) } };
       });
     }
     return msg;
@@ -279,6 +282,8 @@ export class ProfileEpisode {
       for (const key of this.profile.toolMessageKeys ?? DEFAULT_TOOL_MESSAGE_KEYS) msg[key] = values[key];
       out.push(msg as unknown as ChatMessage);
     }
+    // Notes the bindings asked for (claude-code's system-role messages) follow the turn's results.
+    out.push(...this.session.pendingMessages.splice(0));
     return out;
   }
 

@@ -1,7 +1,7 @@
 /** The state of one profile episode that tool bindings see: the runtime, the profile, and scratch state. */
 import type { ExecEnv } from "../runtime/exec_env.ts";
 import { abspath, exec_, type ExecOpOptions, type ExecOut } from "./tools/ops.ts";
-import type { HarnessProfile, Session } from "./types.ts";
+import type { ChatMessage, HarnessProfile, Session } from "./types.ts";
 
 /** One episode under one profile: the `Session` its tools see. */
 export class EpisodeSession implements Session {
@@ -13,6 +13,8 @@ export class EpisodeSession implements Session {
   finishReason?: string;
   /** Set by a stop: the answer it captured (null: none). */
   stopped?: { answer: string | null };
+  /** Messages to send after the current turn's tool results (see `Session.pendingMessages`). */
+  readonly pendingMessages: ChatMessage[] = [];
 
   /** A session on a started runtime under `profile`. */
   constructor(

@@ -123,6 +123,12 @@ export interface HarnessProfile {
    * developer instructions and `<environment_context>` (default none). `paraphrased` ones are compared as paraphrase.
    */
   prelude?: PreludeMessage[];
+  /**
+   * Messages right after the user's turn in the first request, each a template (or text-part templates), e.g.
+   * claude-code's environment, sent as a system-role message after the prompt (default none). `paraphrased` ones are
+   * compared as paraphrase.
+   */
+  postlude?: PreludeMessage[];
   /** Templates of a user message sent as several text parts (overrides `user` and `userContent`). */
   userParts?: string[];
   /**
@@ -142,6 +148,11 @@ export interface HarnessProfile {
   emptyAssistantContent?: null | "";
   /** How echoed tool calls carry their arguments: as the model sent them, or re-serialised from the parse (default raw). */
   echoArguments?: "raw" | "parsed";
+  /**
+   * The input a harness re-sends in the history for a parsed call, when it differs from the model's (claude-code
+   * re-sends Edit's input with its default `replace_all: false` first); implies `echoArguments: "parsed"`.
+   */
+  echoInput?: (name: string, args: Record<string, unknown>) => Record<string, unknown>;
   /** Reads a call's raw argument text (default JSON.parse); harnesses that repair malformed JSON supply their own. */
   parseArguments?: (raw: string) => { args: Record<string, unknown> } | { error: string };
   /** Consecutive format errors after which the harness gives up and ends the episode (default: never). */
@@ -259,6 +270,11 @@ export interface Session {
   finishReason?: string;
   /** Set by a stop: the answer it captured (null: none). */
   stopped?: { answer: string | null };
+  /**
+   * Messages a binding asks to send after the current turn's tool results (claude-code's system-role notes); the
+   * episode appends them after the observations and empties the list.
+   */
+  readonly pendingMessages: ChatMessage[];
   /** The working directory. */
   readonly workdir: string;
   /** `p` resolved against the working directory. */
