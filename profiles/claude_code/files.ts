@@ -12,6 +12,7 @@ import type { Session } from "../../lib/harness/types.ts";
 import { formatSize, shellCwd } from "./bash.ts";
 import { EDIT, READ, WRITE } from "./schemas.ts";
 import { inputError, toolUseError } from "./validate.ts";
+import { episodeState } from "../../lib/harness/session_state.ts";
 
 /** Bytes over which a whole-file Read is refused. */
 export const MAX_READ_BYTES = 256 * 1024;
@@ -26,11 +27,7 @@ interface ReadState {
   partial: boolean;
 }
 
-function states(s: Session): Map<string, ReadState> {
-  let m = s.state.get("cc.files") as Map<string, ReadState> | undefined;
-  if (!m) s.state.set("cc.files", m = new Map());
-  return m;
-}
+const states = (s: Session) => episodeState(s, "cc.files", () => new Map<string, ReadState>());
 
 const resolve = (s: Session, p: string) => posix.resolve(shellCwd(s), p);
 

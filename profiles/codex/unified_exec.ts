@@ -20,6 +20,7 @@ import {
 } from "../../lib/harness/tools/processes.ts";
 import { interceptApplyPatch } from "./apply_patch.ts";
 import { type ExecResponse, omissionMarker, responseText } from "./output.ts";
+import { episodeState } from "../../lib/harness/session_state.ts";
 
 const MIN_YIELD_MS = 250;
 const MAX_YIELD_MS = 30_000;
@@ -49,8 +50,7 @@ const UNIFIED_EXEC_ENV: Record<string, string> = {
 
 /** The thread's id, which codex also exports to its commands (one per episode). */
 function threadEnv(s: Session): Record<string, string> {
-  let id = s.state.get("codex.thread") as string | undefined;
-  if (!id) s.state.set("codex.thread", id = crypto.randomUUID());
+  const id = episodeState(s, "codex.thread", () => crypto.randomUUID());
   return { ...UNIFIED_EXEC_ENV, CODEX_THREAD_ID: id, CODEX_SESSION_ID: id };
 }
 
@@ -60,11 +60,7 @@ interface CodexSession {
   used: number;
 }
 
-function sessions(s: Session): Map<number, CodexSession> {
-  let m = s.state.get("codex.sessions") as Map<number, CodexSession> | undefined;
-  if (!m) s.state.set("codex.sessions", m = new Map());
-  return m;
-}
+const sessions = (s: Session) => episodeState(s, "codex.sessions", () => new Map<number, CodexSession>());
 
 /** A fresh session id, as codex draws them (random, 1000–99999, unused). */
 function newId(s: Session): number {

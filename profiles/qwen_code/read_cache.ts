@@ -1,6 +1,7 @@
 /** qwen's FileReadCache (keyed by inode, fingerprinted by mtime and size) and its prior-read rule for writes. */
 import type { Session } from "../../lib/harness/types.ts";
 import type { Stat } from "./fs.ts";
+import { episodeState } from "../../lib/harness/session_state.ts";
 
 interface CacheEntry {
   mtime: string;
@@ -12,11 +13,7 @@ interface CacheEntry {
   resident: boolean;
 }
 
-function cache(s: Session): Map<string, CacheEntry> {
-  let c = s.state.get("qwen.reads") as Map<string, CacheEntry> | undefined;
-  if (!c) s.state.set("qwen.reads", c = new Map());
-  return c;
-}
+const cache = (s: Session) => episodeState(s, "qwen.reads", () => new Map<string, CacheEntry>());
 
 /** A logical clock: qwen compares Date.now() stamps, a counter keeps "read after write" strict. */
 function tick(s: Session): number {
