@@ -2,6 +2,7 @@
 import type { ProfileEntry } from "../lib/harness/registry.ts";
 import { claudeCode } from "./claude_code.ts";
 import { codex } from "./codex.ts";
+import { geminiCli } from "./gemini_cli.ts";
 import { goose } from "./goose.ts";
 import { hermes } from "./hermes.ts";
 import { kimiCli } from "./kimi_cli.ts";
@@ -31,5 +32,6 @@ export const BUILTIN_PROFILES: ProfileEntry[] = [
   ["kimi-cli", "1.49.0", kimiCli],
   ["swe-agent", "main-3ea751c", sweAgent],
   ["codex", "0.171.0", codex],
+  ["gemini-cli", "0.61.0", geminiCli],
   ["claude-code", "2.1.332", claudeCode],
 ];

@@ -1,7 +1,7 @@
 /**
  * Conformance against recordings of the real harnesses made here with `pgs harness capture --local` (opencode-ai
- * 1.18.33, pi 0.73.1, qwen-code 0.24.4 on examples/tasks/count-error-lines; codex 0.171.0 and claude-code 2.1.332 on
- * fix-word-count), reduced to what the project may carry
+ * 1.18.33, pi 0.73.1, qwen-code 0.24.4 on examples/tasks/count-error-lines; codex 0.171.0, claude-code 2.1.332 and
+ * gemini-cli 0.61.0 on fix-word-count), reduced to what the project may carry
  * (lib/conformance/reduce.ts): each profile must show no difference beyond paraphrase.
  */
 import assert from "node:assert/strict";
@@ -24,6 +24,8 @@ const FIXTURES_OF: [string, string, string][] = [
   [join(FIXTURES, "opencode"), "opencode", "count-error-lines"],
   [join(FIXTURES, "pi"), "pi", "count-error-lines"],
   [join(FIXTURES, "qwen-code"), "qwen-code", "count-error-lines"],
+  // gemini-cli 0.61.0: shell, reads, replace's miss/ambiguity/strategies, writes, glob, grep, ls, argument errors.
+  [join(FIXTURES, "gemini-cli"), "gemini-cli", "fix-word-count"],
   // The whole episode: commands, patches that miss, apply, add, delete and are malformed, sessions, truncation.
   [join(GOLDEN, "codex", "episode"), "codex", "fix-word-count"],
   // Unknown tool, arguments serde rejects, a missing workdir, two calls in one turn.

@@ -49,6 +49,14 @@ const ORACLE: Record<string, OracleRun> = {
   },
   // Bash (claude-code trims the output's trailing newline), then a reply.
   "claude-code@2.1.332": { turns: 2, shellResult: exactly(FIXED) },
+  // run_shell_command's functionResponse as JSON, the output inside <untrusted_context>, then a reply.
+  "gemini-cli@0.61.0": {
+    turns: 2,
+    shellResult: exactly(
+      String.raw`\{"output":"<untrusted_context>\\nOutput: ${FIXED}\\n` +
+        String.raw`Process Group PGID: \d+\\n</untrusted_context>"\}`,
+    ),
+  },
   "goose@1.55.0": { turns: 2, shellResult: exactly(FIXED) },
   "hermes@main-e6899c8": {
     turns: 2,
@@ -108,11 +116,17 @@ const ORACLE: Record<string, OracleRun> = {
 type SharedTest = "first-prompt" | "fix-word-count" | "count-error-lines";
 
 /**
- * Shared tests a profile is left out of, and why: each shows as an ignored test whose name gives the reason. Empty
- * today. A profile without an answer channel (`answerChannel: false`) is not skipped on count-error-lines: it must
- * score 0 there.
+ * Shared tests a profile is left out of, and why: each shows as an ignored test whose name gives the reason. A
+ * profile without an answer channel (`answerChannel: false`) is not skipped on count-error-lines: it must score 0
+ * there.
  */
-const SKIP: Record<string, { reason: string; tests: SharedTest[] }[]> = {};
+const SKIP: Record<string, { reason: string; tests: SharedTest[] }[]> = {
+  // Recorded (tests/golden/gemini-cli/replay_g8.json): gemini refuses the oracle's heredoc, whose solve.sh has `$(`.
+  "gemini-cli@0.61.0": [{
+    reason: "gemini-cli blocks commands with $( ... ), which this solve.sh uses",
+    tests: ["count-error-lines"],
+  }],
+};
 
 /** A Docker test of the shared suite for one profile (ignored without an engine outside CI, or by `SKIP`). */
 function profileTest(profile: string, test: SharedTest, what: string, fn: (docker: Docker) => Promise<void>): void {

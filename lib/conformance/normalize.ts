@@ -30,6 +30,10 @@ const VOLATILE: [RegExp, string][] = [
   [/\bChunk ID: [0-9a-f]{6}\b/g, "Chunk ID: {chunk}"],
   [/\bWall time: \d+\.\d{4} seconds\b/g, "Wall time: {seconds} seconds"],
   [/\bsession ID \d+\b/g, "session ID {session}"],
+  // gemini-cli's real process group ids, its project temp dir under $HOME, and its random session id.
+  [/Process Group PGID: \d+/g, "Process Group PGID: {pgid}"],
+  [/(?:\/[\w.-]+)+?\/\.gemini\/tmp(?![\w.-])/g, "{home}/.gemini/tmp"],
+  [/\bsession-[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b/g, "session-{uuid}"],
 ];
 
 /** Replaces the workdirs (longest first) by `{workdir}`, ids by `{id}`, dates by `{date}`, volatile values too. */

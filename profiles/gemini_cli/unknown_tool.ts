@@ -1,0 +1,58 @@
+/**
+ * Calls to tools gemini does not have: the scheduler's `Tool "X" not found.` with getToolSuggestion's three nearest
+ * registered names by Levenshtein distance (a stable sort, so ties keep the registry's order; recorded:
+ * `no_such_tool` → update_topic, list_directory, read_file). The registry is the 15 tools gemini sends, the ones this
+ * profile leaves out included.
+ */
+import { approx } from "../../lib/harness/provenance.ts";
+
+/** The tool names in the order gemini 0.61.0 registers and sends them (`-m stub-model`). */
+export const GEMINI_REGISTRY = [
+  "update_topic",
+  "list_directory",
+  "read_file",
+  "grep_search",
+  "glob",
+  "replace",
+  "write_file",
+  "web_fetch",
+  "run_shell_command",
+  "list_background_processes",
+  "read_background_output",
+  "google_web_search",
+  "enter_plan_mode",
+  "invoke_agent",
+  "activate_skill",
+];
+
+/** fast-levenshtein's distance (UTF-16 code units). */
+export function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  if (!a.length) return b.length;
+  if (!b.length) return a.length;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** getToolSuggestion: ` Did you mean one of: "a", "b", "c"?` (or ` Did you mean "a"?` for one name). */
+export function toolSuggestion(name: string, names: string[], topN = 3): string {
+  const top = names.map((n) => ({ n, d: levenshtein(name, n) })).sort((x, y) => x.d - y.d).slice(0, topN);
+  if (top.length === 0) return "";
+  const list = top.map((m) => `"${m.n}"`).join(", ");
+  return top.length > 1 ? ` Did you mean one of: ${list}?` : ` Did you mean ${list}?`;
+}
+
+/** The error message for a call to `name`, which the episode does not expose. */
+export function unknownToolMessage(name: string): string {
+  // approx.: gemini runs the tools this profile leaves out (web_fetch, invoke_agent, ...); here they fail.
+  if (GEMINI_REGISTRY.includes(name)) return approx(`Tool "${name}" is not available in this environment.`);
+  return `Tool "${name}" not found.${toolSuggestion(name, GEMINI_REGISTRY)}`;
+}
