@@ -221,7 +221,7 @@ dockerTest("gemini-cli: recorded probe replayed (argument errors, ranges, paths,
 dockerTest("gemini-cli: recorded conformance episode replayed call by call", (docker) => replay(docker, "g7"));
 
 dockerTest(
-  "gemini-cli: the oracle's count-error-lines heredoc is refused, as recorded (the suite skips it)",
+  "gemini-cli: a command holding $( is refused, as recorded (why the oracle uploads solve.sh)",
   (docker) => replay(docker, "g8"),
 );
 

@@ -5,10 +5,28 @@
  */
 import type { ProfileEpisode } from "./episode.ts";
 import type { ToolCall } from "./types.ts";
-import { read } from "./tools/ops.ts";
+import { read, write } from "./tools/ops.ts";
 
 /** Where the oracle keeps solve.sh's output: the runtime's scratch folder (/tmp in a container). */
 const outFile = (ep: ProfileEpisode) => `${ep.session.box.scratch}/.pgs-oracle-out`;
+
+/**
+ * Uploads solve.sh to the scratch folder, as Harbor's oracle uploads `solution/` before running it, and returns the
+ * command that runs it by its shebang with stdout kept in `outFile`. The script never travels inside the command:
+ * some harnesses refuse a command whose text holds `$(` (gemini-cli) and a pane would need history expansion off.
+ */
+async function uploadSolve(ep: ProfileEpisode, solveSh: string): Promise<string> {
+  const OUT = outFile(ep);
+  const script = `${ep.session.box.scratch}/.pgs-oracle-solve`;
+  await write(ep.session.box, script, solveSh);
+  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(solveSh);
+  const interpreter = shebang ? (shebang[1].endsWith("/env") ? shebang[2] ?? "" : shebang[1]) : "bash";
+  // A shell script goes to bash (whatever /bin/sh is); another interpreter's (`#!/usr/bin/env python3`) runs by its
+  // shebang.
+  return /(^|\/)(ba)?sh$/.test(interpreter)
+    ? `bash ${script} > ${OUT}; cat ${OUT}`
+    : `chmod +x ${script}; ${script} > ${OUT}; cat ${OUT}`;
+}
 
 function turnFor(ep: ProfileEpisode, tool: string, args: Record<string, unknown>, content = ""): {
   content: string;
@@ -39,13 +57,7 @@ export async function* oracleTurns(ep: ProfileEpisode, solveSh: string): AsyncGe
   if (ep.profile.protocol.kind === "terminus_json") return yield* keystrokeTurns(ep, solveSh);
   const shell = ep.profile.shell;
   if (!shell) throw new Error(`oracle: profile ${ep.profile.name} declares no shell tool`);
-  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(solveSh);
-  const interpreter = shebang ? (shebang[1].endsWith("/env") ? shebang[2] ?? "" : shebang[1]) : "bash";
-  // A shell script is fed to bash as before; another interpreter's (`#!/usr/bin/env python3`) runs from a file, as
-  // Harbor's oracle runs solve.sh by its shebang.
-  const command = /(^|\/)(ba)?sh$/.test(interpreter)
-    ? `bash <<'PGS_ORACLE_EOF' > ${OUT}; cat ${OUT}\n${solveSh}\nPGS_ORACLE_EOF`
-    : `cat > ${OUT}.x <<'PGS_ORACLE_EOF'\n${solveSh}\nPGS_ORACLE_EOF\nchmod +x ${OUT}.x; ${OUT}.x > ${OUT}; cat ${OUT}`;
+  const command = await uploadSolve(ep, solveSh);
   yield turnFor(ep, shell.tool, { [shell.arg]: command });
   const answer = await read(ep.session.box, OUT).catch(() => "");
   const stop = ep.profile.stop;
@@ -92,13 +104,13 @@ function keystrokeTurn(commands: { keystrokes: string; duration: number }[], com
 }
 
 /**
- * The oracle under a keystroke protocol: solve.sh typed into the pane as a heredoc to bash (history expansion off
- * first, so `!` survives), then `task_complete` until the flag stop ends the episode (twice when it confirms).
+ * The oracle under a keystroke protocol: the uploaded solve.sh run by a line typed into the pane, then
+ * `task_complete` until the flag stop ends the episode (twice when it confirms).
  */
 async function* keystrokeTurns(ep: ProfileEpisode, solveSh: string): AsyncGenerator<OracleTurn, string> {
   const OUT = outFile(ep);
-  const heredoc = `bash <<'PGS_ORACLE_EOF' > ${OUT}; cat ${OUT}\n${solveSh.replace(/\n?$/, "\n")}PGS_ORACLE_EOF\n`;
-  yield keystrokeTurn([{ keystrokes: "set +H\n", duration: 5 }, { keystrokes: heredoc, duration: 60 }], false);
+  const command = await uploadSolve(ep, solveSh);
+  yield keystrokeTurn([{ keystrokes: `${command}\n`, duration: 60 }], false);
   const answer = await read(ep.session.box, OUT).catch(() => "");
   for (let i = 0; i < 3 && !ep.done; i++) yield keystrokeTurn([], true);
   return answer;
