@@ -55,6 +55,9 @@ export const harnessProfiles: Command = {
       console.log(`${p.name}@${p.version}${p.isDefault ? " *" : ""}`);
       console.log(`  protocol ${p.protocol}; tools ${p.tools.join(", ") || "(keystrokes)"}`);
       console.log(`  ends on ${p.stop}; answer: ${p.answer}`);
+      if (p.edits) {
+        console.log(`  edits match by ${p.edits.chain.join(" → ")} (variants: ${p.edits.variants.join(", ")})`);
+      }
       console.log(`  emulates ${e.harness} ${e.version}${e.seedPin ? ` (seed pin ${e.seedPin})` : ""}`);
       for (const s of e.sources) console.log(`    from ${s}`);
     }

@@ -12,6 +12,7 @@
  * and the deferred-tool placeholder. Not emulated: the 25000-token Read cap and its `[Truncated: PARTIAL view …]`
  * note, the note after a command changes a file already read, and `run_in_background`.
  */
+import { CLAUDE_CODE_EDIT, isMarkdown, stripTrailingWhitespace } from "../lib/harness/tools/edit_match/claude_code.ts";
 import type { HarnessProfile } from "../lib/harness/types.ts";
 import { approx } from "../lib/harness/provenance.ts";
 import { bash } from "./claude_code/bash.ts";
@@ -98,8 +99,18 @@ export function claudeCode(): HarnessProfile {
       return approx(schema ? inputError(schema, {}) ?? toolUseError("Invalid tool input") : toolUseError(name));
     },
     // The history holds the input as claude-code parsed it: Edit's default `replace_all` comes first (recorded).
-    echoInput: (name, args) =>
-      name === "Edit" && !inputError(EDIT, args) ? { replace_all: args.replace_all ?? false, ...args } : args,
+    // claude-code echoes Edit's normalised input: replace_all first, new_string's trailing whitespace stripped
+    // outside markdown (recorded: tests/golden/claude-code/near_miss.json `echoed`; its desanitizing, which needs the
+    // file, is not echoed here).
+    echoInput: (name, args) => {
+      if (name !== "Edit" || inputError(EDIT, args)) return args;
+      const out = { replace_all: args.replace_all ?? false, ...args };
+      return isMarkdown(String(args.file_path))
+        ? out
+        : { ...out, new_string: stripTrailingWhitespace(String(args.new_string)) };
+    },
+    // Edit's quote, escape and sanitised-token leniency; `+exact-edit` keeps only exact matching.
+    edits: { matcher: CLAUDE_CODE_EDIT },
     protocol: { kind: "native" },
     stop: { kind: "no_call" },
     answer: { kind: "last_text" },

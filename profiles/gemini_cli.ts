@@ -16,6 +16,7 @@
  *
  * This file holds the prompts and the profile; the tools and their helpers live in `gemini_cli/`.
  */
+import { GEMINI_CLI_EDIT } from "../lib/harness/tools/edit_match/gemini_cli.ts";
 import { approx } from "../lib/harness/provenance.ts";
 import type { HarnessProfile } from "../lib/harness/types.ts";
 import { shQuote, text as utf8 } from "../lib/runtime/channel.ts";
@@ -116,6 +117,8 @@ export function geminiCli(): HarnessProfile {
     chatTemplateKwargs: null,
     context: "gemini-cli compresses the history at 50% of the model's token limit (1048576 for unknown models), " +
       "keeping the last 30%, and budgets 50000 tokens of function responses in it (recorded, not emulated).",
+    // replace's four strategies (exact, flexible, regex, fuzzy); `+exact-edit` keeps only the first.
+    edits: { matcher: GEMINI_CLI_EDIT },
     emulates: {
       harness: "gemini-cli (@google/gemini-cli, `gemini --yolo --skip-trust -m MODEL -p`)",
       version: "0.61.0",

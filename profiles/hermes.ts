@@ -5,11 +5,12 @@
  * ensure_ascii=False)`). The episode ends on a reply without tool calls and that reply is the answer.
  *
  * Written from hermes' source (NousResearch/hermes-agent at the per-file commits in `emulates.sources`):
- * tools/file_tools.py, tools/file_operations.py, tools/file_operations_common.py, tools/fuzzy_match.py (the
- * multiple-match error), tools/terminal_tool.py and tools/tool_output_limits.py, at revisions later than the pin (the
+ * tools/file_tools.py, tools/file_operations.py, tools/file_operations_common.py, tools/fuzzy_match.py (patch's
+ * strategies), tools/terminal_tool.py and tools/tool_output_limits.py, at revisions later than the pin (the
  * pin's own files could not be read). Strings marked `approx.` or `approx()` in `hermes/` were seen in neither. The
  * system prompt is a short paraphrase, never hermes' text.
  */
+import { HERMES_EDIT } from "../lib/harness/tools/edit_match/hermes.ts";
 import { approx } from "../lib/harness/provenance.ts";
 import type { HarnessProfile, ToolSpec } from "../lib/harness/types.ts";
 import { patchTool, readFileTool, writeFileTool } from "./hermes/files.ts";
@@ -63,6 +64,8 @@ export function hermes(): HarnessProfile {
     execTimeout: MAX_FOREGROUND_TIMEOUT,
     context: "hermes compresses the middle of the conversation when the context nears the model's limit and resets " +
       "its read dedup afterwards. Not emulated.",
+    // patch's nine fuzzy strategies after an exact miss; `+exact-edit` keeps only the first.
+    edits: { matcher: HERMES_EDIT },
     emulates: {
       harness: "hermes-agent (NousResearch/hermes-agent, hermes-cli toolsets terminal and file)",
       version: "main-e6899c8",
@@ -70,7 +73,7 @@ export function hermes(): HarnessProfile {
         "NousResearch/hermes-agent@00d5a8de:tools/file_tools.py (later than the pin, whose files could not be read)",
         "NousResearch/hermes-agent@000429aa:tools/file_operations.py",
         "NousResearch/hermes-agent@02f275d4:tools/file_operations_common.py",
-        "NousResearch/hermes-agent@544ac55e:tools/fuzzy_match.py (the multiple-match error)",
+        "NousResearch/hermes-agent@02022048:tools/fuzzy_match.py (patch's nine strategies and their errors)",
         "NousResearch/hermes-agent@01224e79:tools/terminal_tool.py",
         "NousResearch/hermes-agent@17206cf2:tools/tool_output_limits.py",
       ],

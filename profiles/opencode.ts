@@ -16,10 +16,11 @@
  *
  * Not emulated: the echo rewrites (opencode re-serialises the arguments, renames a repaired call to its lower-case
  * name and an unknown or unparseable one to `invalid`; the engine echoes turns as sent); the extra user message after
- * reading an image; fuzzy edit fallbacks; LSP diagnostics and AGENTS.md reminders (none in the recording).
+ * reading an image; LSP diagnostics and AGENTS.md reminders (none in the recording).
  *
  * This file is the profile (prompt, tool list, error hooks); the tools and their helpers live in `opencode/`.
  */
+import { OPENCODE_EDIT } from "../lib/harness/tools/edit_match/opencode.ts";
 import { approx } from "../lib/harness/provenance.ts";
 import { write } from "../lib/harness/tools/ops.ts";
 import type { Session } from "../lib/harness/types.ts";
@@ -138,6 +139,8 @@ export function opencode(): HarnessProfile {
       tool("read", read),
       tool("write", writeTool),
     ],
+    // edit's nine replacers after an exact miss; `+exact-edit` keeps only the first (simple).
+    edits: { matcher: OPENCODE_EDIT },
     emulates: {
       harness: "opencode",
       version: "1.18.33",

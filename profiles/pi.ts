@@ -11,6 +11,7 @@
  *
  * This file is the profile (prompt, tool list, hooks); the tools and their helpers live in `pi/`.
  */
+import { PI_EDIT } from "../lib/harness/tools/edit_match/pi.ts";
 import { approx } from "../lib/harness/provenance.ts";
 import type { HarnessProfile, ToolSpec } from "../lib/harness/types.ts";
 import { isObject, parseArguments, prepareEditArguments, validateArguments } from "./pi/args.ts";
@@ -79,6 +80,8 @@ export function pi(): HarnessProfile {
     context: "pi compacts only after the final answer, when the last usage exceeds contextWindow - 16384 " +
       "(111616 tokens with the defaults), in one extra request without tools; mid-episode only on a context-overflow " +
       "error. Not emulated.",
+    // edit's exact match, then pi's whitespace- and quote-normalised one; `+exact-edit` keeps only the first.
+    edits: { matcher: PI_EDIT },
     emulates: {
       harness: "pi (@mariozechner/pi-coding-agent)",
       version: "0.73.1",

@@ -79,6 +79,14 @@ dockerTest("ops: replace, multiReplace, insert, undoEdit and their OpError kinds
     assert.equal((await ops.insert(box, f, 1, "ins")).after, "a B a\nins\nL2\n");
     assert.equal((await ops.insert(box, f, 0, "top\n")).after, "top\na B a\nins\nL2\n");
     await assert.rejects(ops.insert(box, f, 99, "x"), kind("bad_line"));
+    // Multi-level: each undo goes one edit further back.
+    await ops.undoEdit(box, f);
+    assert.equal(await ops.read(box, f), "a B a\nins\nL2\n");
+    await ops.undoEdit(box, f);
+    assert.equal(await ops.read(box, f), "a B a\nL2\n");
+    await ops.undoEdit(box, f);
+    assert.equal(await ops.read(box, f), "a b a\nline2\n");
+    await assert.rejects(ops.undoEdit(box, f), kind("no_history"));
   });
 });
 

@@ -109,13 +109,13 @@ dockerTest("hermes: terminal, read_file, write_file, patch and search_files resu
     );
     assert.equal(
       await run("patch", { mode: "replace", path: "notes/c.txt", old_string: "one", new_string: "1" }),
-      '{"success": false, "error": "Found 2 matches for old_string. Provide more context to make it unique, or use replace_all=True."}',
+      '{"success": false, "error": "Found 2 matches for old_string. Provide more context to make it unique, or use replace_all=True. Matches:\\n  L1: one\\n  L3: one"}',
     );
     assert.match(
       await run("patch", { path: "notes/c.txt", old_string: "one", new_string: "1", replace_all: true }),
       /^\{"success": true, "diff": "--- a\/\/workdir\/notes\/c.txt/,
     );
-    const miss = '{"success": false, "error": "Could not find match for old_string in /workdir/notes/c.txt", "_hint": ';
+    const miss = '{"success": false, "error": "Could not find a match for old_string in the file", "_hint": ';
     assert.equal(
       await run("patch", { mode: "replace", path: "notes/c.txt", old_string: "zzz", new_string: "1" }),
       miss +

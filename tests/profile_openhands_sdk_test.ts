@@ -209,6 +209,24 @@ dockerTest("openhands-sdk: file_editor results and errors, think, finish", async
       "     1\ta\n     2\tB\n     3\tc\n     4\t\n",
     ]);
     await fe({ command: "undo_edit", path: "/workdir/n.txt" });
+    // create recorded its own text (editor.py adds file_text to the history), so a third undo rewrites it.
+    assert.deepEqual(await fe({ command: "undo_edit", path: "/workdir/n.txt" }), [
+      "Last edit to /workdir/n.txt undone successfully. Here's the result of running `cat -n` on /workdir/n.txt:\n" +
+      "     1\ta\n     2\tb\n     3\tc\n     4\t\n",
+    ]);
+    assert.deepEqual(await fe({ command: "undo_edit", path: "/workdir/n.txt" }), [
+      ERR,
+      "No edit history found for /workdir/n.txt.",
+    ]);
+    // Twelve edits: undo walks back ten of them (max_history_per_file=10), then finds nothing.
+    for (let i = 0; i < 12; i++) {
+      await fe({ command: "str_replace", path: "/workdir/n.txt", old_str: "a", new_str: `a${i}-` });
+    }
+    for (let i = 0; i < 10; i++) await fe({ command: "undo_edit", path: "/workdir/n.txt" });
+    assert.equal(
+      await ep.session.box.exec("head -1 /workdir/n.txt").then((r) => new TextDecoder().decode(r.stdout)),
+      "a1-0-\n",
+    );
     assert.deepEqual(await fe({ command: "undo_edit", path: "/workdir/n.txt" }), [
       ERR,
       "No edit history found for /workdir/n.txt.",

@@ -33,7 +33,8 @@ Deno.test("provenance: every profile's sources are checkable citations", async (
   const names = profileNames();
   assert.ok(names.length > 0, "the built-in profiles are registered");
   for (const name of names) {
-    const sources = getProfile(name).emulates.sources;
+    const p = getProfile(name);
+    const sources = [...p.emulates.sources, ...(p.edits?.matcher.sources ?? [])];
     assert.ok(sources.length > 0, `${name} cites at least one source`);
     for (const entry of sources) {
       const r = parseSource(entry);

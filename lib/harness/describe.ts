@@ -1,6 +1,8 @@
 /** Plain descriptions of profiles for `pgs harness profiles` and `show`. */
 import { defaultVersion, getProfile, profileNames } from "./registry.ts";
+import { chainFor } from "./tools/edit_match/types.ts";
 import type { AnswerRule, HarnessProfile, Protocol, StopRule } from "./types.ts";
+import { VARIANTS } from "./variants.ts";
 
 /** One profile, summarised. */
 export interface ProfileSummary {
@@ -18,6 +20,8 @@ export interface ProfileSummary {
   stop: string;
   /** Where the answer comes from, in words. */
   answer: string;
+  /** The edit tools' matching: the strategy chain run, and the variants that change it (absent: exact only). */
+  edits?: { chain: readonly string[]; variants: string[]; sources: readonly string[] };
   /** What it emulates and its sources. */
   emulates: HarnessProfile["emulates"];
 }
@@ -60,6 +64,13 @@ export function summarizeProfiles(): ProfileSummary[] {
       tools: p.tools.map((t) => t.schema.function.name),
       stop: describeStop(p.stop),
       answer: describeAnswer(p.answer),
+      ...(p.edits && {
+        edits: {
+          chain: chainFor(p.edits.matcher, p.edits.rule),
+          variants: VARIANTS.filter((v) => typeof v.apply(p) !== "string").map((v) => `+${v.name}`),
+          sources: p.edits.matcher.sources,
+        },
+      }),
       emulates: p.emulates,
     };
   });

@@ -12,6 +12,7 @@ export type {
   ParsedCall,
   PreludeMessage,
   ProfileCapabilities,
+  ProfileEdits,
   Protocol,
   Session,
   StopRule,
@@ -46,5 +47,15 @@ export { playOracle } from "./oracle_policy.ts";
 export * as ops from "./tools/ops.ts";
 export { type ExecOpOptions, type ExecOut, OpError, type OpErrorKind } from "./tools/ops.ts";
 export { headLines, headTailChars, middleClip, tailLines } from "./tools/truncate.ts";
+export {
+  chainFor,
+  type EditMatcher,
+  type EditRule,
+  type Match,
+  type MatchRequest,
+  type Miss,
+} from "./tools/edit_match/types.ts";
+export { EditHistory } from "./tools/edit_history.ts";
+export { type ProfileVariant, variantNamed, VARIANTS } from "./variants.ts";
 export { approx, isApprox, parseSource, type SourceKind, trackApprox } from "./provenance.ts";
 export { type ProfileSummary, summarizeProfiles } from "./describe.ts";

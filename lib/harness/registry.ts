@@ -4,6 +4,7 @@
  * `mod.ts` (`registerBuiltins`), so the engine's own layers never load a profile.
  */
 import type { HarnessProfile } from "./types.ts";
+import { variantNamed, VARIANTS } from "./variants.ts";
 
 /** Builds a fresh profile (profiles may hold per-build state). */
 export type ProfileFactory = () => HarnessProfile;
@@ -45,23 +46,49 @@ export class ProfileRegistry {
     return this.#defaults.get(name);
   }
 
-  /** `name` or `name@version` → the canonical `name@version`; an unknown name throws, listing the valid ones. */
+  /**
+   * `name`, `name@version` or either with `+variant` suffixes → the canonical `name@version[+variant...]`; an unknown
+   * name, or a variant that is unknown or does not apply, throws, listing the valid ones.
+   */
   resolve(spec: string): string {
-    const at = spec.lastIndexOf("@");
-    const [name, version] = at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, this.#defaults.get(spec)];
-    if (version && this.has(name, version)) return `${name}@${version}`;
-    const valid = this.names();
-    const hint = valid.length
-      ? `valid: ${valid.join(", ")}`
-      : "no profile is registered (registerBuiltins() adds pgs's)";
-    throw new Error(`unknown harness profile ${JSON.stringify(spec)}; ${hint}`);
+    const [base, ...variants] = spec.split("+");
+    const at = base.lastIndexOf("@");
+    const [name, version] = at > 0 ? [base.slice(0, at), base.slice(at + 1)] : [base, this.#defaults.get(base)];
+    if (!version || !this.has(name, version)) {
+      const valid = this.names();
+      const hint = valid.length
+        ? `valid: ${valid.join(", ")}`
+        : "no profile is registered (registerBuiltins() adds pgs's)";
+      throw new Error(`unknown harness profile ${JSON.stringify(spec)}; ${hint}`);
+    }
+    const full = `${name}@${version}`;
+    if (variants.length) this.#build(full, variants, spec);
+    return [full, ...variants].join("+");
   }
 
-  /** A fresh profile for `name` or `name@version`. */
+  /** A fresh profile for `name` or `name@version`, with its `+variant` suffixes applied. */
   get(spec: string): HarnessProfile {
-    const full = this.resolve(spec);
+    const [full, ...variants] = this.resolve(spec).split("+");
+    return this.#build(full, variants, spec);
+  }
+
+  #build(full: string, variants: string[], spec: string): HarnessProfile {
     const at = full.lastIndexOf("@");
-    return this.#byName.get(full.slice(0, at))!.get(full.slice(at + 1))!();
+    let p = this.#byName.get(full.slice(0, at))!.get(full.slice(at + 1))!();
+    for (const v of variants) {
+      const variant = variantNamed(v);
+      if (!variant) {
+        throw new Error(
+          `unknown profile variant "+${v}" in ${JSON.stringify(spec)}; valid: ${
+            VARIANTS.map((x) => `+${x.name}`).join(", ")
+          }`,
+        );
+      }
+      const out = variant.apply(p);
+      if (typeof out === "string") throw new Error(`profile variant "+${v}" does not apply: ${out}`);
+      p = { ...out, version: `${out.version}+${v}` };
+    }
+    return p;
   }
 }
 

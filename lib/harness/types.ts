@@ -3,6 +3,7 @@
  * plus small bindings of each tool onto the closed set of container ops.
  */
 import type { ExecEnv } from "../runtime/exec_env.ts";
+import type { EditMatcher, EditRule } from "./tools/edit_match/types.ts";
 import type { ExecOpOptions, ExecOut } from "./tools/ops.ts";
 
 /** A text part of a message whose content is a list of parts. */
@@ -194,6 +195,11 @@ export interface HarnessProfile {
   context?: string;
   /** What HarborEnv may change per episode under this profile (default: nothing; see `ProfileCapabilities`). */
   capabilities?: ProfileCapabilities;
+  /**
+   * How the profile's edit tools match old text: its harness's matcher and the rule (default `harness`, the whole
+   * chain; `exact` under the `+exact-edit` variant). Absent: the edit tools match exactly and have no variant.
+   */
+  edits?: ProfileEdits;
   /** What the profile emulates and what it was written from. */
   emulates: Emulates;
 }
@@ -207,6 +213,14 @@ export interface ProfileCapabilities {
   toolSubset?: boolean;
   /** A row's `messages` are sent as the first messages instead of the profile's own system and user turn. */
   rowMessages?: boolean;
+}
+
+/** A profile's edit matching (see `HarnessProfile.edits`). */
+export interface ProfileEdits {
+  /** The harness's matcher: its strategy chain and rules (lib/harness/tools/edit_match/). */
+  matcher: EditMatcher;
+  /** Which part of the chain runs; default `harness` (all of it). */
+  rule?: EditRule;
 }
 
 /** One keystroke batch item of a terminal protocol: keys as typed, and the seconds the policy asked to wait. */

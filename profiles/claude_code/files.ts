@@ -6,6 +6,12 @@
  * which Edit leaves out when the file's content is not in the model's context (never read, or read in part).
  */
 import { posix } from "node:path";
+import {
+  CLAUDE_CODE_EDIT,
+  CLAUDE_CODE_EDIT_MESSAGES,
+  ESCAPE_NOTE,
+} from "../../lib/harness/tools/edit_match/claude_code.ts";
+import { chainFor } from "../../lib/harness/tools/edit_match/types.ts";
 import { OpError, read, readBytes, write } from "../../lib/harness/tools/ops.ts";
 import { approx } from "../../lib/harness/provenance.ts";
 import type { Session } from "../../lib/harness/types.ts";
@@ -93,16 +99,30 @@ export async function editTool(s: Session, args: Record<string, unknown>): Promi
       return toolUseError(approx(`File does not exist. Note: your current working directory is ${shellCwd(s)}.`));
     } else return toolUseError(approx(`EISDIR: illegal operation on a directory, read '${path}'`));
   }
-  const count = old === "" ? (before === "" ? 1 : 0) : before.split(old).length - 1;
-  if (count === 0) return toolUseError(`String to replace not found in file.\nString: ${old}`);
-  if (count > 1 && !all) {
-    return toolUseError(
-      `Found ${count} matches of the string to replace, but replace_all is false. To replace all occurrences, set ` +
-        "replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the " +
-        `instance.\nString: ${old}`,
-    );
+  const r = CLAUDE_CODE_EDIT.replace(
+    { content: before, old, neu, all, path },
+    chainFor(CLAUDE_CODE_EDIT, s.profile.edits?.rule),
+  );
+  if (!r.ok) {
+    const quoted = `\nString: ${r.detail?.inputOld ?? old}`;
+    switch (r.reason) {
+      case "not_found":
+        return toolUseError(
+          `${CLAUDE_CODE_EDIT_MESSAGES.not_found}${quoted}${r.detail?.escapeNote ? ESCAPE_NOTE : ""}`,
+        );
+      case "ambiguous":
+        return toolUseError(
+          `Found ${r.count} matches of the string to replace, but replace_all is false. To replace all occurrences, ` +
+            "set replace_all to true. To replace only one occurrence, please provide more context to uniquely " +
+            `identify the instance.${quoted}`,
+        );
+      case "unchanged": // thrown while applying: an error result, not wrapped (recorded)
+        return CLAUDE_CODE_EDIT_MESSAGES.unchanged;
+      default: // identical, exists
+        return toolUseError(CLAUDE_CODE_EDIT_MESSAGES[r.reason]);
+    }
   }
-  const after = old === "" ? neu : all ? before.split(old).join(neu) : before.replace(old, () => neu);
+  const after = r.content;
   await write(s.box, path, after);
   const known = states(s).get(path);
   // Not in the model's context (never read, or read in part): no claim that it is current.

@@ -1,7 +1,7 @@
 /**
  * replace (EditTool): a relative path is corrected as pathCorrector does (the direct path, else the one file of that
  * name the workspace's first 50 directories hold), an empty old_string creates a file, otherwise calculateReplacement
- * (replace_match.ts) finds old_string; errors name the path as given, successes the resolved one, with the changed
+ * (lib/harness/tools/edit_match/gemini_cli.ts) finds old_string; errors name the path as given, successes the resolved one, with the changed
  * lines in context. LLM self-correction is off (gemini's default `disableLLMCorrection`), so a miss is final.
  */
 import { posix } from "node:path";
@@ -13,7 +13,9 @@ import { diffContextSnippet } from "./diff_snippet.ts";
 import { decodeUtf8, nodeError, probe, writeLarge } from "./fs.ts";
 import { omissionPlaceholders } from "./omission.ts";
 import { defensivePath, env, pathAccessError } from "./paths.ts";
-import { calculateReplacement, fuzzyFeedback, replaceError } from "./replace_match.ts";
+import { GEMINI_CLI_EDIT } from "../../lib/harness/tools/edit_match/gemini_cli.ts";
+import { chainFor } from "../../lib/harness/tools/edit_match/types.ts";
+import { fuzzyFeedback, replaceError } from "./replace_errors.ts";
 import { REPLACE_PARAMS } from "./schemas.ts";
 import { type Args, fail, geminiTool, ok, type Outcome, str } from "./tool.ts";
 
@@ -78,11 +80,14 @@ async function exec(s: Session, a: Args): Promise<Outcome> {
   const crlf = raw.includes("\r\n");
   const current = raw.replace(/\r\n/g, "\n");
   if (old === "") return fail(`File already exists, cannot create: ${path}`);
-  const r = calculateReplacement(current, old, neu, all);
-  const bad = replaceError(str(a.file_path), r, all);
-  if (bad) return fail(bad);
-  const final = crlf ? r.newContent.replace(/\r?\n/g, "\r\n") : r.newContent;
-  const head = `Successfully modified file: ${path} (${r.occurrences} replacements).`;
+  const r = GEMINI_CLI_EDIT.replace(
+    { content: current, old, neu, all },
+    chainFor(GEMINI_CLI_EDIT, s.profile.edits?.rule),
+  );
+  const bad = replaceError(str(a.file_path), r);
+  if (bad || !r.ok) return fail(bad!);
+  const final = crlf ? r.content.replace(/\r?\n/g, "\r\n") : r.content;
+  const head = `Successfully modified file: ${path} (${r.count} replacements).`;
   return await save(s, path, final, head, current, fuzzyFeedback(r));
 }
 

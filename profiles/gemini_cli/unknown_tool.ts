@@ -4,6 +4,7 @@
  * `no_such_tool` → update_topic, list_directory, read_file). The registry is the 15 tools gemini sends, the ones this
  * profile leaves out included.
  */
+import { levenshtein } from "../../lib/harness/lang/levenshtein.ts";
 import { approx } from "../../lib/harness/provenance.ts";
 
 /** The tool names in the order gemini 0.61.0 registers and sends them (`-m stub-model`). */
@@ -24,23 +25,6 @@ export const GEMINI_REGISTRY = [
   "invoke_agent",
   "activate_skill",
 ];
-
-/** fast-levenshtein's distance (UTF-16 code units). */
-export function levenshtein(a: string, b: string): number {
-  if (a === b) return 0;
-  if (!a.length) return b.length;
-  if (!b.length) return a.length;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-    }
-    prev = cur;
-  }
-  return prev[b.length];
-}
 
 /** getToolSuggestion: ` Did you mean one of: "a", "b", "c"?` (or ` Did you mean "a"?` for one name). */
 export function toolSuggestion(name: string, names: string[], topN = 3): string {

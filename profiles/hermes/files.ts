@@ -1,8 +1,11 @@
 /**
  * hermes' read_file, write_file and patch (tools/file_tools.py, tools/file_operations.py and the result classes of
- * tools/file_operations_common.py, read at a later main than the pin). Exact-match patching only: hermes' fuzzy
- * strategies, lint/LSP reports, CRLF/BOM preservation and the read dedup/loop guards are not emulated.
+ * tools/file_operations_common.py, read at a later main than the pin). patch runs hermes' fuzzy chain
+ * (lib/harness/tools/edit_match/hermes.ts) and writes back in the file's line endings; lint/LSP reports,
+ * is_already_applied's no-op success and the read dedup/loop guards are not emulated.
  */
+import { HERMES_EDIT, hermesNoMatchHint } from "../../lib/harness/tools/edit_match/hermes.ts";
+import { chainFor } from "../../lib/harness/tools/edit_match/types.ts";
 import { posix } from "node:path";
 import { shQuote, text } from "../../lib/runtime/channel.ts";
 import { approx } from "../../lib/harness/provenance.ts";
@@ -297,7 +300,7 @@ function patchFailure(s: Session, abs: string, reset = false): number {
   return n;
 }
 
-/** patch(mode, path, old_string, new_string, replace_all): exact matching, PatchResult plus the tool layer's keys. */
+/** patch(mode, path, old_string, new_string, replace_all): hermes' fuzzy chain, PatchResult plus the tool layer's keys. */
 export async function patchTool(s: Session, args: Record<string, unknown>): Promise<string> {
   const mode = args.mode ?? "replace";
   const path = args.path as string | undefined;
@@ -318,30 +321,30 @@ export async function patchTool(s: Session, args: Record<string, unknown>): Prom
     return pyDumps({ success: false, error: `Failed to read file: ${abs}` });
   }
   const content = before.startsWith("\ufeff") ? before.slice(1) : before;
-  let error: string | undefined;
-  let count = 0;
-  if (oldS === "") error = "old_string cannot be empty"; // approx.
-  else if (oldS === newS) error = "old_string and new_string are identical"; // approx.
-  else {
-    for (let i = content.indexOf(oldS); i >= 0; i = content.indexOf(oldS, i + oldS.length)) count++;
-    if (count > 1 && args.replace_all !== true) {
-      error = `Found ${count} matches for old_string. Provide more context to make it unique, or use replace_all=True.`;
-    } else if (count === 0) error = `Could not find match for old_string in ${abs}`;
-  }
-  if (error) {
+  const r = HERMES_EDIT.replace(
+    { content, old: oldS, neu: newS, all: args.replace_all === true },
+    chainFor(HERMES_EDIT, s.profile.edits?.rule),
+  );
+  if (!r.ok) {
+    // patch_replace adds find_closest_lines' hint to a not-found error.
+    const error = String(r.detail?.error) + (r.reason === "not_found" ? hermesNoMatchHint(content, oldS) : "");
     const result: Record<string, unknown> = { success: false, error };
     if (error.includes("Could not find")) {
       const n = patchFailure(s, abs);
-      result._hint = n >= 3
-        ? `This is failure #${n} patching ${pyRepr(path)}. Stop retrying with variations of the same old_string. ` +
-          "Either: (1) re-read the file fresh to verify current content, (2) use a longer / more unique " +
-          "old_string with surrounding context lines, or (3) use write_file to replace the entire file if the " +
-          "targeted region is hard to anchor."
-        : "old_string not found. Use read_file to verify the current content, or search_files to locate the text.";
+      if (n >= 3) {
+        result._hint = `This is failure #${n} patching ${pyRepr(path)}. Stop retrying with variations of the same ` +
+          "old_string. Either: (1) re-read the file fresh to verify current content, (2) use a longer / more " +
+          "unique old_string with surrounding context lines, or (3) use write_file to replace the entire file if " +
+          "the targeted region is hard to anchor.";
+      } else if (!error.includes("Did you mean one of these sections?")) {
+        result._hint = "old_string not found. Use read_file to verify the current content, or search_files to " +
+          "locate the text.";
+      }
     }
     return pyDumps(result);
   }
-  const after = content.split(oldS).join(newS);
+  // The tool layer writes the result back in the file's own line endings.
+  const after = content.includes("\r\n") ? r.content.replace(/\r?\n/g, "\r\n") : r.content;
   const out = before.startsWith("\ufeff") ? "\ufeff" + after : after;
   try {
     await write(s.box, abs, out);

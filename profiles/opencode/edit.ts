@@ -1,16 +1,17 @@
-/** opencode's edit tool: exact string replacement in the file's own line endings. */
+/** opencode's edit tool: its replacer chain (lib/harness/tools/edit_match/opencode.ts) in the file's own line endings. */
 import { shQuote } from "../../lib/runtime/channel.ts";
 import { approx } from "../../lib/harness/provenance.ts";
+import { OPENCODE_EDIT, OPENCODE_EDIT_MESSAGES } from "../../lib/harness/tools/edit_match/opencode.ts";
+import { chainFor } from "../../lib/harness/tools/edit_match/types.ts";
 import { OpError, readBytes } from "../../lib/harness/tools/ops.ts";
 import type { Session } from "../../lib/harness/types.ts";
 import { decode, resolveIn, stripBom } from "./common.ts";
 import { writeText } from "./write.ts";
 
-const EDIT_EMPTY_OLD = "oldString cannot be empty when editing an existing file. Provide the exact text to replace, " +
-  "or use write for an intentional full-file replacement.";
-const EDIT_IDENTICAL = "No changes to apply: oldString and newString are identical.";
+const EDIT_EMPTY_OLD = OPENCODE_EDIT_MESSAGES.empty;
+const EDIT_IDENTICAL = OPENCODE_EDIT_MESSAGES.identical;
 
-/** edit: exact matching only (opencode's fuzzy fallbacks are not emulated, as the spec says). */
+/** edit: the profile's rule of opencode's chain (exact first, then the fuzzy replacers), then the write. */
 export async function edit(s: Session, a: Record<string, unknown>): Promise<string> {
   const filePath = a.filePath as string;
   const oldString = a.oldString as string, newString = a.newString as string;
@@ -39,15 +40,12 @@ export async function edit(s: Session, a: Record<string, unknown>): Promise<stri
     eol === "\n" ? t.replaceAll("\r\n", "\n") : t.replaceAll("\r\n", "\n").replaceAll("\n", "\r\n");
   const old = conv(oldString), neu = conv(newString);
   if (old === neu) return EDIT_IDENTICAL;
-  const at = before.indexOf(old);
-  if (at < 0) {
-    return "Could not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.";
-  }
-  let after: string;
-  if (a.replaceAll === true) after = before.replaceAll(old, neu); // a string replacement: `$&` etc. apply, as in opencode
-  else if (at !== before.lastIndexOf(old)) {
-    return "Found multiple matches for oldString. Provide more surrounding context to make the match unique.";
-  } else after = before.substring(0, at) + neu + before.substring(at + old.length);
+  const r = OPENCODE_EDIT.replace(
+    { content: before, old, neu, all: a.replaceAll === true },
+    chainFor(OPENCODE_EDIT, s.profile.edits?.rule),
+  );
+  if (!r.ok) return OPENCODE_EDIT_MESSAGES[r.reason];
+  const after = r.content;
   const [text, newBom] = stripBom(after);
   try {
     await writeText(s, u, text, bom || newBom);

@@ -1,8 +1,11 @@
 /**
  * The `file_editor` tool (file_editor/editor.py, exceptions.py, utils/constants.py). Messages are upstream's (fact
  * sheet); the numbering and snippet arithmetic follow editor.py's `_make_output` and its 4-line snippet window
- * (recalled from the source, approx. where noted). Undo keeps every edit of a path, as upstream's history does.
+ * (recalled from the source, approx. where noted). Undo goes back up to ten edits of a path (create included), as
+ * upstream's FileHistoryManager(max_history_per_file=10) does.
  */
+import { EditHistory } from "../../lib/harness/tools/edit_history.ts";
+import { episodeState } from "../../lib/harness/session_state.ts";
 import { shQuote, text as decode } from "../../lib/runtime/channel.ts";
 import { approx } from "../../lib/harness/provenance.ts";
 import { OpError, read, write } from "../../lib/harness/tools/ops.ts";
@@ -108,11 +111,9 @@ async function readText(s: Session, path: string): Promise<string> {
   }
 }
 
-function history(s: Session, path: string): string[] {
-  let h = s.state.get(`oh.hist:${path}`) as string[] | undefined;
-  if (!h) s.state.set(`oh.hist:${path}`, h = []);
-  return h;
-}
+/** FileHistoryManager(max_history_per_file=10) in editor.py: ten entries per path, the oldest dropped. */
+const MAX_HISTORY_PER_FILE = 10;
+const history = (s: Session) => episodeState(s, "oh.history", () => new EditHistory(MAX_HISTORY_PER_FILE));
 
 async function viewDir(s: Session, path: string): Promise<string> {
   // approx.: upstream lists with its own walk; here find to depth 2, hidden entries left out and counted at the top.
@@ -205,7 +206,7 @@ async function strReplace(s: Session, path: string, oldStr: string, newStr: stri
   }
   const after = content.slice(0, hits[0]) + newStr + content.slice(hits[0] + old.length);
   await write(s.box, path, after);
-  history(s, path).push(content);
+  history(s).push(path, content);
   const line = lineOf(content, hits[0]) - 1;
   const from = Math.max(0, line - SNIPPET_CONTEXT_WINDOW);
   const to = line + SNIPPET_CONTEXT_WINDOW + newStr.split("\n").length - 1;
@@ -229,7 +230,7 @@ async function insertAt(s: Session, path: string, line: number, newStr: string):
     ...lines.slice(line, line + SNIPPET_CONTEXT_WINDOW),
   ].join("\n");
   await write(s.box, path, after);
-  history(s, path).push(content);
+  history(s).push(path, content);
   return `The file ${path} has been edited. ` +
     makeOutput(snippet, "a snippet of the edited file", Math.max(1, line - SNIPPET_CONTEXT_WINDOW + 1)) +
     "Review the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). " +
@@ -286,6 +287,8 @@ export async function fileEditorTool(s: Session, raw: Record<string, unknown>): 
       case "create": {
         if (a.file_text === undefined) throw required("file_text", "create");
         await write(s.box, a.path, a.file_text);
+        // Upstream records the new text on create, so undoing a create rewrites the same text.
+        history(s).push(a.path, a.file_text);
         return parts(`File created successfully at: ${a.path}`);
       }
       case "str_replace":
@@ -297,8 +300,7 @@ export async function fileEditorTool(s: Session, raw: Record<string, unknown>): 
         if (a.new_str === undefined) throw required("new_str", "insert");
         return parts(await insertAt(s, a.path, a.insert_line, a.new_str));
       default: {
-        const h = history(s, a.path);
-        const prev = h.pop();
+        const prev = history(s).pop(a.path);
         if (prev === undefined) throw new EditorError(`No edit history found for ${a.path}.`);
         await write(s.box, a.path, prev);
         return parts(`Last edit to ${a.path} undone successfully. ${makeOutput(prev, a.path)}`);

@@ -1,9 +1,12 @@
 /**
- * pi's edit tool (edit.js, edit-diff.js): all edits matched against the original text, exact match only (pi's fuzzy
- * whitespace/quote normalisation, CRLF and BOM handling are not emulated: the spec's known gap).
+ * pi's edit tool (edit.js, edit-diff.js): all edits matched against the original text by pi's matcher
+ * (lib/harness/tools/edit_match/pi.ts: exact, then whitespace- and quote-normalised, BOM and line endings kept), then
+ * pi's wording of each miss.
  */
 import { approx } from "../../lib/harness/provenance.ts";
-import { multiReplace, OpError, read } from "../../lib/harness/tools/ops.ts";
+import { PI_EDIT, piApplyEdits } from "../../lib/harness/tools/edit_match/pi.ts";
+import { chainFor } from "../../lib/harness/tools/edit_match/types.ts";
+import { OpError, read, write } from "../../lib/harness/tools/ops.ts";
 import type { Session } from "../../lib/harness/types.ts";
 import { nodeError, PiError } from "./errors.ts";
 import { accessError, resolveToCwd } from "./paths.ts";
@@ -27,19 +30,6 @@ function duplicate(path: string, i: number, n: number, count: number): string {
       `context to make it unique.`;
 }
 
-async function overlapMessage(s: Session, abs: string, path: string, edits: Edit[]): Promise<string> {
-  const before = await read(s.box, abs);
-  const spans = edits.map((e, index) => ({ at: before.indexOf(e.oldText), len: e.oldText.length, index }))
-    .sort((x, y) => x.at - y.at);
-  let [a, b] = [0, 1];
-  for (let i = 1; i < spans.length; i++) {
-    if (spans[i - 1].at + spans[i - 1].len > spans[i].at) {
-      [a, b] = [spans[i - 1].index, spans[i].index];
-      break;
-    }
-  }
-  return `edits[${a}] and edits[${b}] overlap in ${path}. Merge them into one edit or target disjoint regions.`;
-}
 /** edit: applies every edits[] replacement to the original file at once, or throws pi's message. */
 export async function editTool(s: Session, a: Record<string, unknown>): Promise<string> {
   const path = a.path as string;
@@ -58,25 +48,12 @@ export async function editTool(s: Session, a: Record<string, unknown>): Promise<
       );
     }
   });
+  let raw: string;
   try {
-    await multiReplace(s.box, abs, edits.map((e) => ({ old: e.oldText, new: e.newText })));
+    raw = await read(s.box, abs);
   } catch (e) {
     if (!(e instanceof OpError)) throw e;
-    const i = Number(e.data.index ?? 0);
     switch (e.kind) {
-      case "no_match":
-        throw new PiError(notFound(path, i, n));
-      case "multiple":
-        throw new PiError(duplicate(path, i, n, Number(e.data.count)));
-      case "overlap":
-        throw new PiError(await overlapMessage(s, abs, path, edits));
-      case "identical":
-        throw new PiError(
-          n === 1
-            ? `No changes made to ${path}. The replacement produced identical content. This might indicate an issue ` +
-              `with special characters or the text not existing as expected.`
-            : `No changes made to ${path}. The replacements produced identical content.`,
-        );
       case "is_dir":
         throw new PiError(nodeError("EISDIR", "read"));
       case "not_found":
@@ -87,6 +64,39 @@ export async function editTool(s: Session, a: Record<string, unknown>): Promise<
       default:
         throw new PiError(approx(String(e.data.message ?? e.message)));
     }
+  }
+  const r = piApplyEdits(raw, edits, chainFor(PI_EDIT, s.profile.edits?.rule));
+  if (!r.ok) {
+    const i = Number(r.detail?.index ?? 0);
+    switch (r.reason) {
+      case "empty_old":
+        throw new PiError(
+          n === 1 ? `oldText must not be empty in ${path}.` : `edits[${i}].oldText must not be empty in ${path}.`,
+        );
+      case "not_found":
+        throw new PiError(notFound(path, i, n));
+      case "ambiguous":
+        throw new PiError(duplicate(path, i, n, Number(r.count)));
+      case "overlap": {
+        const [x, y] = r.detail?.indices as [number, number];
+        throw new PiError(
+          `edits[${x}] and edits[${y}] overlap in ${path}. Merge them into one edit or target disjoint regions.`,
+        );
+      }
+      default: // identical
+        throw new PiError(
+          n === 1
+            ? `No changes made to ${path}. The replacement produced identical content. This might indicate an issue ` +
+              `with special characters or the text not existing as expected.`
+            : `No changes made to ${path}. The replacements produced identical content.`,
+        );
+    }
+  }
+  try {
+    await write(s.box, abs, r.content);
+  } catch (e) {
+    if (!(e instanceof OpError)) throw e;
+    throw new PiError(approx(String(e.data.message ?? e.message)));
   }
   return `Successfully replaced ${n} block(s) in ${path}.`;
 }

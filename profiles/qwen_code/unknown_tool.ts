@@ -1,22 +1,10 @@
 /** Unknown tool names: qwen's registry and skill names, and getToolNotFoundMessage with its "Did you mean" ranking. */
+import { levenshtein } from "../../lib/harness/lang/levenshtein.ts";
 
 /** The bundled skill names, listed in qwen's first skills reminder. */
 export const SKILLS = (
   "batch browser-use computer-use dataviz extension-creator goal-draft loop new-app qc-helper review simplify stuck workflow-authoring workflow-creator"
 ).split(" ");
-
-/** fast-levenshtein's distance. */
-function levenshtein(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur.push(Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    }
-    prev = cur;
-  }
-  return prev[b.length];
-}
 
 /**
  * The tool names qwen's registry held in the recorded runs, in registry order (used to rank "Did you mean"). The

@@ -2,6 +2,7 @@
  * The closed set of ops a profile's tools run on the episode container, all over the exec channel. Ops raise
  * OpError(kind, data) on the policy's mistakes and each profile words them itself.
  */
+import { EditHistory } from "./edit_history.ts";
 import { posix } from "node:path";
 import { type ExecResult, shQuote, text } from "../../runtime/channel.ts";
 import type { ExecEnv } from "../../runtime/exec_env.ts";
@@ -195,12 +196,12 @@ export async function write(box: ExecEnv, path: string, content: string | Uint8A
   if (r.exitCode !== 0) throw new OpError("failed", { path, message: text(r.stderr).trim() });
 }
 
-const history = new WeakMap<ExecEnv, Map<string, string>>();
+const history = new WeakMap<ExecEnv, EditHistory>();
 
 function remember(box: ExecEnv, path: string, before: string): void {
   let h = history.get(box);
-  if (!h) history.set(box, h = new Map());
-  h.set(path, before);
+  if (!h) history.set(box, h = new EditHistory());
+  h.push(path, before);
 }
 
 function countOf(hay: string, needle: string): number {
@@ -283,12 +284,11 @@ export async function insert(box: ExecEnv, path: string, line: number, textToIns
   return { before, after, count: 1 };
 }
 
-/** Restores the text a file had before its last edit (single level). */
+/** Restores the text a file had before its last edit; each call goes one edit further back. */
 export async function undoEdit(box: ExecEnv, path: string): Promise<string> {
-  const prev = history.get(box)?.get(path);
+  const prev = history.get(box)?.pop(path);
   if (prev === undefined) throw new OpError("no_history", { path });
   await write(box, path, prev);
-  history.get(box)!.delete(path);
   return prev;
 }
 

@@ -1,13 +1,15 @@
 /**
- * calculateReplacement (edit.js): how gemini finds `old_string`, strategy by strategy: exact (split count), flexible
- * (lines compared trimmed, the new block re-indented like the match), regex (tokens split at delimiters and joined by
- * `\s*`, anchored at a line's indentation), then fuzzy (windows within a weighted Levenshtein distance of 10%), each
- * keeping the file's trailing newline as it was. Ported from 0.61.0's bundle line by line.
+ * gemini-cli 0.61.0's calculateReplacement (edit.js): how `replace` finds old_string, strategy by strategy: exact (split
+ * count), flexible (lines compared trimmed, the new block re-indented like the match), regex (tokens split at
+ * delimiters and joined by `\s*`, anchored at a line's indentation), then fuzzy (windows within a weighted Levenshtein
+ * distance of 10%), each keeping the file's trailing newline as it was. Ported from the bundle line by line; the
+ * wording of its outcomes is the profile's (profiles/gemini_cli/replace_errors.ts).
  */
-import { levenshtein } from "./unknown_tool.ts";
+import { levenshtein } from "../../lang/levenshtein.ts";
+import type { EditMatcher, Match, MatchRequest, Miss } from "./types.ts";
 
 /** What a strategy found. */
-export interface Replacement {
+interface Replacement {
   /** The file's text after the replacement (unchanged when nothing matched). */
   newContent: string;
   /** How many places matched. */
@@ -22,7 +24,7 @@ export interface Replacement {
 const lf = (s: string) => s.replace(/\r\n/g, "\n");
 
 /** safeLiteralReplace: every occurrence, `$` taken literally. */
-export function literalReplaceAll(s: string, old: string, neu: string): string {
+function literalReplaceAll(s: string, old: string, neu: string): string {
   if (old === "" || !s.includes(old)) return s;
   return s.replaceAll(old, () => neu);
 }
@@ -133,35 +135,36 @@ function fuzzy(content: string, rawOld: string, old: string, neu: string): Repla
   };
 }
 
-/** calculateReplacement: the first strategy that matches, else no occurrence. */
-export function calculateReplacement(content: string, oldString: string, newString: string, all: boolean): Replacement {
-  const old = lf(oldString), neu = lf(newString);
-  const none = { newContent: content, occurrences: 0, finalOld: old, finalNew: neu };
-  if (old === "") return none;
-  return exact(content, old, neu, all) ?? flexible(content, old, neu, newString) ?? regex(content, old, neu, all) ??
-    fuzzy(content, oldString, old, neu) ?? none;
-}
+const STRATEGIES: Record<string, (content: string, raw: MatchRequest, old: string, neu: string) => Replacement | null> =
+  {
+    exact: (c, r, old, neu) => exact(c, old, neu, r.all === true),
+    flexible: (c, r, old, neu) => flexible(c, old, neu, r.neu),
+    regex: (c, r, old, neu) => regex(c, old, neu, r.all === true),
+    fuzzy: (c, r, old, neu) => fuzzy(c, r.old, old, neu),
+  };
 
-/** getErrorReplaceResult's raw message, or null when the replacement may be written. */
-export function replaceError(filePath: string, r: Replacement, all: boolean): string | null {
-  if (r.occurrences === 0) {
-    return `Could not find an exact match for 'old_string' in '${filePath}'. If previous edits modified the file or ` +
-      "you are modifying lines outside your recent read window, please use ReadFile to inspect the target lines " +
-      "before retrying with an exact 'old_string'.";
-  }
-  if (!all && r.occurrences !== 1) {
-    return `Failed to edit, Expected 1 occurrence but found ${r.occurrences} for old_string in file: ${filePath}. ` +
-      "If you intended to replace multiple occurrences, set 'allow_multiple' to true.";
-  }
-  if (r.finalOld === r.finalNew) {
-    return `No changes to apply. The old_string and new_string are identical in file: ${filePath}`;
-  }
-  return null;
-}
-
-/** getFuzzyMatchFeedback: where a fuzzy match was applied, or null. */
-export function fuzzyFeedback(r: Replacement): string | null {
-  if (!r.fuzzyRanges?.length) return null;
-  const ranges = r.fuzzyRanges.map((x) => x.start === x.end ? `${x.start}` : `${x.start}-${x.end}`).join(", ");
-  return `Applied fuzzy match at line${r.fuzzyRanges.length > 1 ? "s" : ""} ${ranges}.`; // (source)
-}
+/**
+ * gemini-cli's replace: the first strategy of the chain that finds old_string decides; several occurrences without
+ * allow_multiple are a miss (`ambiguous`). `detail` carries finalOld/finalNew (CRLF made LF: gemini compares them for
+ * its "identical" error) and, from the fuzzy strategy, the 1-based line ranges it replaced.
+ */
+export const GEMINI_CLI_EDIT: EditMatcher = {
+  name: "gemini-cli@0.61.0",
+  chain: ["exact", "flexible", "regex", "fuzzy"],
+  sources: ["npm:@google/gemini-cli@0.61.0:bundle/chunk-JDPZ4CE3.js (calculateReplacement and its strategies)"],
+  replace(req: MatchRequest, chain = GEMINI_CLI_EDIT.chain): Match | Miss {
+    const old = lf(req.old), neu = lf(req.neu);
+    const detail = { finalOld: old, finalNew: neu };
+    if (old === "") return { ok: false, reason: "not_found", detail };
+    for (const name of chain) {
+      const r = STRATEGIES[name](req.content, req, old, neu);
+      if (!r) continue;
+      const more = { ...detail, ...(r.fuzzyRanges ? { fuzzyRanges: r.fuzzyRanges } : {}) };
+      if (req.all !== true && r.occurrences !== 1) {
+        return { ok: false, reason: "ambiguous", count: r.occurrences, strategy: name, detail: more };
+      }
+      return { ok: true, content: r.newContent, count: r.occurrences, strategy: name, detail: more };
+    }
+    return { ok: false, reason: "not_found", detail };
+  },
+};
