@@ -13,6 +13,7 @@ import { palingenesisDefaultV1 } from "./palingenesis_default_v1.ts";
 import { palingenesisDefaultV2 } from "./palingenesis_default_v2.ts";
 import { pi } from "./pi.ts";
 import { qwenCode } from "./qwen_code.ts";
+import { smallAgent } from "./small_agent.ts";
 import { sweAgent } from "./swe_agent.ts";
 import { terminus2 } from "./terminus_2.ts";
 
@@ -34,4 +35,5 @@ export const BUILTIN_PROFILES: ProfileEntry[] = [
   ["codex", "0.171.0", codex],
   ["gemini-cli", "0.61.0", geminiCli],
   ["claude-code", "2.1.332", claudeCode],
+  ["small-agent", "1", smallAgent],
 ];

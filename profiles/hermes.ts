@@ -1,13 +1,15 @@
 /**
  * hermes@main-e6899c8 (NousResearch/hermes-agent; Harbor installs main, pinned here to e6899c8): native calls to a
- * compact subset of the hermes-cli toolset, `terminal` (persistent), `read_file`, `write_file` (read first), `patch`
+ * compact subset of the hermes-cli toolset, `terminal` (persistent; `background=true` starts a tracked process),
+ * `process` (poll, log, wait, kill, write, submit, close, list), `read_file`, `write_file` (read first), `patch`
  * (exact match) and `search_files`, every result a JSON string as hermes' result classes shape it (`json.dumps(...,
  * ensure_ascii=False)`). The episode ends on a reply without tool calls and that reply is the answer.
  *
  * Written from hermes' source (NousResearch/hermes-agent at the per-file commits in `emulates.sources`):
  * tools/file_tools.py, tools/file_operations.py, tools/file_operations_common.py, tools/fuzzy_match.py (patch's
- * strategies), tools/terminal_tool.py and tools/tool_output_limits.py, at revisions later than the pin (the
- * pin's own files could not be read). Strings marked `approx.` or `approx()` in `hermes/` were seen in neither. The
+ * strategies), tools/terminal_tool.py, tools/process_registry.py and tools/tool_output_limits.py, at revisions later
+ * than the pin (the pin's own files could not be read; process_registry.py from a mirror of upstream, whose own
+ * stored copies are either older or already renamed the tool `process_manage`). Strings marked `approx.` or `approx()` in `hermes/` were seen in neither. The
  * system prompt is a short paraphrase, never hermes' text.
  */
 import { HERMES_EDIT } from "../lib/harness/tools/edit_match/hermes.ts";
@@ -17,11 +19,13 @@ import { patchTool, readFileTool, writeFileTool } from "./hermes/files.ts";
 import { toolError } from "./hermes/json.ts";
 import {
   PATCH_SCHEMA,
+  PROCESS_SCHEMA,
   READ_FILE_SCHEMA,
   SEARCH_FILES_SCHEMA,
   TERMINAL_SCHEMA,
   WRITE_FILE_SCHEMA,
 } from "./hermes/schemas.ts";
+import { processTool } from "./hermes/process.ts";
 import { searchFilesTool } from "./hermes/search.ts";
 import { MAX_FOREGROUND_TIMEOUT, terminalTool } from "./hermes/terminal.ts";
 
@@ -36,6 +40,7 @@ Verify your work, and when the task is done reply with a short final answer with
 
 const TOOLS: ToolSpec[] = [
   { schema: TERMINAL_SCHEMA, bind: (s, a) => terminalTool(s, a) },
+  { schema: PROCESS_SCHEMA, bind: (s, a) => processTool(s, a) },
   { schema: READ_FILE_SCHEMA, bind: (s, a) => readFileTool(s, a) },
   { schema: WRITE_FILE_SCHEMA, bind: (s, a) => writeFileTool(s, a) },
   { schema: PATCH_SCHEMA, bind: (s, a) => patchTool(s, a) },
@@ -74,7 +79,10 @@ export function hermes(): HarnessProfile {
         "NousResearch/hermes-agent@000429aa:tools/file_operations.py",
         "NousResearch/hermes-agent@02f275d4:tools/file_operations_common.py",
         "NousResearch/hermes-agent@02022048:tools/fuzzy_match.py (patch's nine strategies and their errors)",
-        "NousResearch/hermes-agent@01224e79:tools/terminal_tool.py",
+        "NousResearch/hermes-agent@01224e79:tools/terminal_tool.py (background branch, foreground guard, hints)",
+        "0xble/hermes-agent-upstream@70e637b4:tools/process_registry.py (a mirror of upstream: the last revision " +
+        "seen that names the tool process; upstream's own stored copies are 544ac55e, older, and 00038d73, " +
+        "renamed process_manage)",
         "NousResearch/hermes-agent@17206cf2:tools/tool_output_limits.py",
       ],
     },

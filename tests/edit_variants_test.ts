@@ -7,7 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import type { AssistantTurn } from "../lib/harness/episode.ts";
 import { getProfile, profileNames, resolveProfileName } from "../lib/harness/registry.ts";
+import type { HarnessProfile } from "../lib/harness/types.ts";
 import { chainFor } from "../lib/harness/tools/edit_match/types.ts";
 import { read, write } from "../lib/harness/tools/ops.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
@@ -35,6 +37,12 @@ interface NearMiss {
 const INDENT = { before: "def f():\n    return 1\n", old: "def f():\n  return 1", neu: "def f():\n  return 2" };
 const TRAILING = { before: "a = 1   \nb = 2\n", old: "a = 1\nb = 2", neu: "a = 3\nb = 2" };
 const QUOTES = { before: "say “hi” now\n", old: 'say "hi" now', neu: 'say "bye" now' };
+/** A method's lines given without the class's indent (small-agent re-indents them to the matched line). */
+const SHIFTED = {
+  before: "class A:\n    def f(self):\n        return 1\n",
+  old: "def f(self):\n    return 1",
+  neu: "def f(self):\n    return 2",
+};
 
 const CASES: Record<string, NearMiss> = {
   "opencode@1.18.33": {
@@ -68,7 +76,24 @@ const CASES: Record<string, NearMiss> = {
     edit: ["Edit", { file_path: "/workdir/n.txt", old_string: QUOTES.old, new_string: QUOTES.neu }],
     missWording: "String to replace not found in file.",
   },
+  // A text protocol: the edit is one action block (see `turnFor`).
+  "small-agent@1": {
+    file: "/workdir/n.py",
+    ...SHIFTED,
+    edit: ["act", { action: `edit n.py\nFind:\n${SHIFTED.old}\nReplace:\n${SHIFTED.neu}` }],
+    missWording: "Find: does not match n.py",
+  },
 };
+
+/** One call as an assistant turn: a native tool call, or the block of a fenced text protocol. */
+function turnFor(profile: HarnessProfile, tool: string, args: Record<string, unknown>): AssistantTurn {
+  const p = profile.protocol;
+  if (p.kind === "fenced") return { content: `\`\`\`${p.lang}\n${args[p.arg]}\n\`\`\`` };
+  return {
+    content: "",
+    tool_calls: [{ id: "e1", type: "function", function: { name: tool, arguments: JSON.stringify(args) } }],
+  };
+}
 
 Deno.test("edit variants: every profile with a forgiving edit has a near-miss case here, and only those", () => {
   const forgiving = profileNames().filter((n) => getProfile(n).edits);
@@ -92,10 +117,7 @@ for (const [name, c] of Object.entries(CASES)) {
         await write(ep.session.box, c.file, c.before);
         for (const [tool, args] of c.setup ?? []) await runTool(ep, tool, args);
         const [tool, args] = c.edit;
-        const r = await ep.step({
-          content: "",
-          tool_calls: [{ id: "e1", type: "function", function: { name: tool, arguments: JSON.stringify(args) } }],
-        });
+        const r = await ep.step(turnFor(profile, tool, args));
         const result = JSON.stringify(r.observations.map((o) => o.content));
         const after = await read(ep.session.box, c.file);
         if (variant) {

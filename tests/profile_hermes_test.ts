@@ -19,6 +19,7 @@ Deno.test("hermes: the tools array is the golden one, in hermes' order", async (
   assert.equal(JSON.stringify(p.tools.map((t) => t.schema)), JSON.stringify(golden));
   assert.deepEqual(p.tools.map((t) => t.schema.function.name), [
     "terminal",
+    "process",
     "read_file",
     "write_file",
     "patch",

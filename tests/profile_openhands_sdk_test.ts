@@ -85,21 +85,29 @@ dockerTest("openhands-sdk: persistent terminal, exit codes, working directory, t
     // legacy name, git alias prefix
     out = await one(ep, "bash", { command: "echo legacy" });
     assert.match(out, /^legacy\n/);
-    // a hard timeout kills the command, with the harness's wording and no exit-code line
+    // A hard timeout returns with the harness's wording and no metadata lines; the command keeps running.
     out = await one(ep, "terminal", { command: "echo start; sleep 30", timeout: 2 });
-    assert.equal(
-      out,
-      `start\n[The command timed out after 2.0 seconds. ${TIMEOUT_MESSAGE_TEMPLATE}]\n` +
-        "[Current working directory: /tmp/x]",
-    );
-    // the no-change timeout (30 s without `timeout`)
-    out = await one(ep, "terminal", { command: "sleep 45" });
-    assert.equal(
-      out,
-      `\n[The command has no new output after 30 seconds. ${TIMEOUT_MESSAGE_TEMPLATE}]\n` +
-        "[Current working directory: /tmp/x]",
-    );
+    assert.equal(out, `start\n[The command timed out after 2.0 seconds. ${TIMEOUT_MESSAGE_TEMPLATE}]`);
+    assert.deepEqual(await run(ep, "terminal", { command: "echo next" }), [
+      ERR,
+      `[Below is the output of the previous command.]\n\n[Your command "echo next" is NOT executed. The previous ` +
+      "command is still running - You CANNOT send new commands until the previous command is completed. By " +
+      `setting \`is_input\` to \`true\`, you can interact with the current process: ${TIMEOUT_MESSAGE_TEMPLATE}]`,
+    ]);
+    out = await one(ep, "terminal", { command: "C-c", is_input: true });
+    assert.match(out, /\n\[The command completed with exit code 130\. CTRL\+C was sent\.\]\n/);
+    assert.match(out, /\[Current working directory: \/tmp\/x\]/);
+    // The no-change timeout (30 s without new output and without `timeout`); the shell is still there afterwards.
+    out = await one(ep, "terminal", { command: "sleep 45; echo woke" });
+    assert.equal(out, `\n[The command has no new output after 30 seconds. ${TIMEOUT_MESSAGE_TEMPLATE}]`);
+    out = await one(ep, "terminal", { command: "", timeout: 20 });
+    assert.match(out, /^woke\n\[The command completed with exit code 0\.\]\n\[Current working directory: \/tmp\/x\]/);
+    // terminal_session.py checks the empty command first.
     assert.deepEqual(await run(ep, "terminal", { command: "", is_input: true }), [
+      ERR,
+      "No previous running command to retrieve logs from.",
+    ]);
+    assert.deepEqual(await run(ep, "terminal", { command: "y", is_input: true }), [
       ERR,
       "No previous running command to interact with.",
     ]);
@@ -126,6 +134,34 @@ dockerTest("openhands-sdk: persistent terminal, exit codes, working directory, t
       "Tool 'ls' not found. Available: ['terminal', 'file_editor', 'finish', 'think']",
     ]);
     assert.match(await one(ep, "pwd", {}), /^\/workdir\n/);
+  });
+});
+
+dockerTest("openhands-sdk: a long-running command keeps its session: more output, input, Ctrl-C", async (docker) => {
+  await withEpisode(docker, openhandsSdk(), FIX, async (ep) => {
+    // A command reading stdin: it prints, waits, and answers what is typed into its terminal.
+    const script = 'echo ready; read -r name; echo "hello $name"; sleep 60';
+    let out = await one(ep, "terminal", { command: script, timeout: 2 });
+    assert.equal(out, `ready\n[The command timed out after 2.0 seconds. ${TIMEOUT_MESSAGE_TEMPLATE}]`);
+    out = await one(ep, "terminal", { command: "pgs", is_input: true, timeout: 2 });
+    // The terminal echoes the typed line, then the program's answer; the first read's output is not repeated.
+    assert.equal(
+      out,
+      "[Below is the output of the previous command.]\npgs\nhello pgs\n" +
+        `[The command timed out after 2.0 seconds. ${TIMEOUT_MESSAGE_TEMPLATE}]`,
+    );
+    out = await one(ep, "terminal", { command: "C-c", is_input: true, timeout: 10 });
+    assert.match(out, /^\^C\n\[The command completed with exit code 130\. CTRL\+C was sent\.\]\n\[Current working/);
+    // The session is free again, with its state.
+    out = await one(ep, "terminal", { command: "export LATE=1; cd /tmp" });
+    out = await one(ep, "terminal", { command: "echo $LATE; pwd" });
+    assert.match(out, /^1\n\/tmp\n\[The command completed with exit code 0\.\]/);
+    // reset kills a running command.
+    await one(ep, "terminal", { command: "sleep 60", timeout: 1 });
+    out = await one(ep, "terminal", { command: "echo fresh", reset: true });
+    assert.match(out, /\nfresh\n\[The command completed with exit code 0\.\]/);
+    const ps = await ep.session.exec("ps -eo args | grep -c '[s]leep 60' || true", { timeout: 10 });
+    assert.equal(ps.stdout.trim(), "0", "no sleep left running");
   });
 });
 

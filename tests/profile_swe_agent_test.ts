@@ -172,6 +172,31 @@ Deno.test("swe-agent: unknown tool, bad JSON and a turn without calls are requer
   });
 });
 
+dockerTest("swe-agent: a turn with two calls is refused whole (one call per turn), and stays in the history", async (
+  docker,
+) => {
+  await withEpisode(docker, sweAgent(), FIX, async (ep) => {
+    const turn = {
+      content: "two at once",
+      tool_calls: [call("bash", { command: "touch first.txt" }), call("bash", { command: "touch second.txt" })],
+    };
+    const r = await ep.step(turn);
+    assert.deepEqual(r.observations, [{
+      role: "user",
+      content: "Your last output included multiple tool calls!\n" +
+        "Please make sure your output includes a thought and exactly _ONE_ function call.",
+    }]);
+    assert.equal(r.done, false);
+    const ls = await one(ep, "bash", {
+      command: "ls first.txt second.txt 2>&1 | wc -l; ls *.txt | grep -c -e first -e second",
+    });
+    assert.equal(ls, "OBSERVATION:\n2\n0\n", "neither call ran");
+    // Token-exact: the refused turn and the requery stay where the policy saw them (upstream drops both).
+    const roles = ep.messages.slice(2).map((m) => [m.role, m.tool_calls?.length ?? 0]);
+    assert.deepEqual(roles.slice(0, 2), [["assistant", 2], ["user", 0]]);
+  });
+});
+
 dockerTest("swe-agent: submit shows the review with the diff once, the second submit ends", async (docker) => {
   await withEpisode(docker, sweAgent(), FIX, async (ep) => {
     await one(ep, "bash", { command: "echo extra >> README.md && echo hi > new.txt" });

@@ -87,6 +87,8 @@ const ORACLE: Record<string, OracleRun> = {
       ),
     ],
   },
+  // A `run` action, then a reply without an action block.
+  "small-agent@1": { turns: 2, shellResult: exactly(String.raw`\[exit 0\]\n${FIXED}\n`) },
   // bash, then submit (with the answer as its text).
   "palingenesis-default@1": { turns: 2, shellResult: exactly(String.raw`\[exit code 0\]\n${FIXED}\n`) },
   // nanocode's bash strips its output; /bin/sh is dash, so the oracle hands solve.sh to bash.
@@ -213,7 +215,12 @@ for (const name of profileNames()) {
         assert.match(malformed, /error|invalid|fail|could not|must/i, "malformed arguments are answered by an error");
       } else {
         assert.deepEqual(ep.tools, []);
-        const r = await ep.step({ content: "no action here" });
+        // Under a no_call stop a reply without an action is the final answer: two actions are the malformed turn.
+        const p = profile.protocol, fence = "```";
+        const malformed = profile.stop.kind === "no_call" && p.kind === "fenced"
+          ? `${fence}${p.lang}\na\n${fence}\n${fence}${p.lang}\nb\n${fence}`
+          : "no action here";
+        const r = await ep.step({ content: malformed });
         assert.equal(r.done, false);
         assert.equal(r.observations.length, 1);
         assert.equal(r.observations[0].role, "user", "a format error comes back as a user message");

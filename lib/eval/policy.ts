@@ -177,7 +177,7 @@ export function stopTurn(profile: HarnessProfile, answer: string, turn: number):
       // The submission is what follows the sentinel line.
       if (!profile.shell) throw new PolicyError(`${profile.name}: a sentinel stop needs a shell tool`, "infra");
       return call(profile.shell.tool, {
-        [profile.shell.arg]: `echo ${shQuote(stop.text)}; printf '%s' ${shQuote(answer)}`,
+        [profile.shell.arg]: `${profile.shell.prefix ?? ""}echo ${shQuote(stop.text)}; printf '%s' ${shQuote(answer)}`,
       });
     }
   }

@@ -289,14 +289,15 @@ export class ProfileEpisode {
 
   async #text(text: string): Promise<ChatMessage[]> {
     const parsed = parseTextTurn(this.profile.protocol, text);
-    if ("error" in parsed) return this.#formatError(parsed.error);
-    if (parsed.calls.length === 0) {
-      if (this.profile.stop.kind === "no_call") {
-        this.#finish(text);
-        return [];
-      }
-      return this.#formatError("no tool call");
+    // A turn with no action at all is the final reply under a no_call stop rule (small-agent); a malformed one is
+    // always a format error.
+    const none = "error" in parsed ? parsed.none === true : parsed.calls.length === 0;
+    if (none && this.profile.stop.kind === "no_call") {
+      this.#finish(text);
+      return [];
     }
+    if ("error" in parsed) return this.#formatError(parsed.error);
+    if (parsed.calls.length === 0) return this.#formatError("no tool call");
     const results: string[] = [];
     for (const call of parsed.calls) {
       const result = await this.#run(call);

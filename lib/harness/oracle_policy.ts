@@ -57,8 +57,10 @@ export async function* oracleTurns(ep: ProfileEpisode, solveSh: string): AsyncGe
   if (ep.profile.protocol.kind === "terminus_json") return yield* keystrokeTurns(ep, solveSh);
   const shell = ep.profile.shell;
   if (!shell) throw new Error(`oracle: profile ${ep.profile.name} declares no shell tool`);
+  // A text protocol's action may need a word before the command (small-agent's `run `).
+  const pre = shell.prefix ?? "";
   const command = await uploadSolve(ep, solveSh);
-  yield turnFor(ep, shell.tool, { [shell.arg]: command });
+  yield turnFor(ep, shell.tool, { [shell.arg]: pre + command });
   const answer = await read(ep.session.box, OUT).catch(() => "");
   const stop = ep.profile.stop;
   for (let i = 0; i < 3 && !ep.done; i++) {
@@ -68,7 +70,7 @@ export async function* oracleTurns(ep: ProfileEpisode, solveSh: string): AsyncGe
         break;
       case "sentinel":
         // The submission is what follows the sentinel line: the answer.
-        yield turnFor(ep, shell.tool, { [shell.arg]: `echo ${stop.text}; cat ${OUT}` });
+        yield turnFor(ep, shell.tool, { [shell.arg]: `${pre}echo ${stop.text}; cat ${OUT}` });
         break;
       case "submit":
         yield turnFor(ep, stop.tool, {}, answer);

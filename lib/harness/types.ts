@@ -183,8 +183,11 @@ export interface HarnessProfile {
   omittedTools?: string[];
   /** Indices of `userParts` the profile paraphrases (long upstream text); conformance diffs report, not count, them. */
   paraphrasedParts?: number[];
-  /** The tool (and its argument) that runs a shell command, for drivers such as the oracle policy. */
-  shell?: { tool: string; arg: string };
+  /**
+   * The tool (and its argument) that runs a shell command, for drivers such as the oracle policy. `prefix` is text
+   * put before the command in a text protocol's action, e.g. `run ` (default none).
+   */
+  shell?: { tool: string; arg: string; prefix?: string };
   /** Default shell timeout, seconds. */
   execTimeout: number;
   /** The runtime's own output cap in bytes, applied before the profile's truncation (default 1 MiB). */

@@ -1,12 +1,15 @@
 /**
- * hermes' tool schemas, the compact subset the spec asks for: `terminal(command, timeout)`, `read_file`, `write_file`,
- * `patch` (replace mode only) and `search_files(pattern, target, path, file_glob, limit, offset)`. hermes sends plain
- * `{name, description, parameters}` dicts wrapped as OpenAI function tools.
+ * hermes' tool schemas, the compact subset the spec asks for: `terminal(command, background, timeout, pty)`,
+ * `process`, `read_file`, `write_file`, `patch` (replace mode only) and `search_files(pattern, target, path,
+ * file_glob, limit, offset)`. hermes sends plain `{name, description, parameters}` dicts wrapped as OpenAI function
+ * tools.
  *
- * read_file and write_file property schemas and descriptions are hermes' own (tools/file_tools.py); the advanced
- * parameters (`cross_profile`, terminal `background`/`workdir`/`pty`/`notify_on_complete`/`watch_patterns`, patch's V4A
- * `patch`, search `output_mode`/`context`) are left out. The terminal description (hermes' TERMINAL_TOOL_DESCRIPTION was
- * not captured) and the trimmed patch/write descriptions are short paraphrases (approx.).
+ * read_file and write_file property schemas and descriptions are hermes' own (tools/file_tools.py), terminal's
+ * `background` and `pty` tools/terminal_tool.py's @01224e79, `process` tools/process_registry.py's (the
+ * 0xble/hermes-agent-upstream mirror @70e637b4); the advanced parameters (`cross_profile`, terminal
+ * `workdir`/`notify_on_complete`/`watch_patterns`, patch's V4A `patch`, search `output_mode`/`context`) are left out.
+ * The terminal description (a paraphrase of TERMINAL_TOOL_DESCRIPTION) and the trimmed patch/write descriptions are
+ * short paraphrases (approx.).
  */
 import type { ToolSchema } from "../../lib/harness/types.ts";
 
@@ -17,15 +20,27 @@ function tool(name: string, description: string, properties: Record<string, unkn
   } satisfies ToolSchema;
 }
 
-/** terminal(command, timeout?). */
+/** terminal(command, background?, timeout?, pty?). */
 export const TERMINAL_SCHEMA: ToolSchema = tool(
   "terminal",
   // approx.: a paraphrase of TERMINAL_TOOL_DESCRIPTION.
   "Execute a shell command on the Linux environment. The shell is persistent: the working directory and exported " +
     "variables carry over between calls. Returns JSON with output, exit_code and error. Do not start interactive " +
-    "programs; use read_file, write_file, patch and search_files for file work.",
+    "programs; use read_file, write_file, patch and search_files for file work. Run servers and other long-lived " +
+    'processes with background=true and manage them with process(action="poll"/"wait").',
   {
     command: { type: "string", description: "The command to execute on the VM" },
+    background: {
+      type: "boolean",
+      description: "Run the command in the background. Almost always pair with notify_on_complete=true — without " +
+        "it, the process runs silently and you'll have no way to learn it finished short of calling " +
+        "process(action='poll') yourself (easy to forget, leading to silent blindness on long jobs). Two legitimate " +
+        "patterns: (1) Long-lived processes that never exit (servers, watchers, daemons) — these stay silent " +
+        "because there's no exit to notify on. (2) Long-running bounded tasks (tests, builds, deploys, CI pollers, " +
+        "batch jobs) — these MUST set notify_on_complete=true. For short commands, prefer foreground with a " +
+        "generous timeout instead.",
+      default: false,
+    },
     timeout: {
       type: "integer",
       description: "Max seconds to wait (default: 180, foreground max: 600). Returns INSTANTLY when command " +
@@ -33,8 +48,35 @@ export const TERMINAL_SCHEMA: ToolSchema = tool(
         "rejected; use background=true for longer commands.",
       minimum: 1,
     },
+    pty: {
+      type: "boolean",
+      description: "Run in pseudo-terminal (PTY) mode for interactive CLI tools like Codex, Claude Code, or Python " +
+        "REPL. Only works with local and SSH backends. Default: false.",
+      default: false,
+    },
   },
   ["command"],
+);
+
+/** process(action, session_id?, data?, timeout?, offset?, limit?): hermes' PROCESS_SCHEMA verbatim. */
+export const PROCESS_SCHEMA: ToolSchema = tool(
+  "process",
+  "Manage background processes started with terminal(background=true). poll: status + new output. log: full " +
+    "output, paged. wait: block until exit or timeout (partial output on timeout). write vs submit: submit appends " +
+    "Enter — use it to answer prompts; write sends raw bytes, no newline. close: EOF stdin. kill: terminate.",
+  {
+    action: { type: "string", enum: ["list", "poll", "log", "wait", "kill", "write", "submit", "close"] },
+    session_id: {
+      type: "string",
+      description: "From terminal background output; any unique prefix works ('4dae' for proc_4dae56ca81f6). " +
+        "Required except for 'list'.",
+    },
+    data: { type: "string", description: "Stdin text for write/submit." },
+    timeout: { type: "integer", description: "Max seconds for 'wait'.", minimum: 1 },
+    offset: { type: "integer", description: "Log line offset (default: last 200)." },
+    limit: { type: "integer", description: "Max log lines.", minimum: 1 },
+  },
+  ["action"],
 );
 
 /** read_file(path, offset = 1, limit = 500): hermes' READ_FILE_SCHEMA verbatim. */

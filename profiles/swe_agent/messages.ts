@@ -53,6 +53,13 @@ export const MISSING_CALL = "Your last output did not use any tool calls!\n" +
   "If you think you cannot solve the problem, please run `exit_forfeit` (if available) or `submit`.\n" +
   "Else, please continue with a new tool call!";
 
+/**
+ * FunctionCallingParser.error_message, error_code "multiple": SWE-agent takes exactly one call per turn and re-asks
+ * when a turn has several (parsing.py `__call__`, checked before any call is parsed).
+ */
+export const MULTIPLE_CALLS = "Your last output included multiple tool calls!\n" +
+  "Please make sure your output includes a thought and exactly _ONE_ function call.";
+
 /** FunctionCallingParser.error_message for the other codes (note the doubled period and the trailing newline). */
 export function parseError(message: string): string {
   return `Your action could not be parsed properly: ${message}.\n`;

@@ -1,9 +1,11 @@
 /**
- * FunctionCallingParser._parse_tool_call and the blocklist: what SWE-agent rejects before anything runs. Upstream
- * re-asks the model with a temporary user message (dropped again once a turn parses); here the rejected turn stays.
+ * FunctionCallingParser (`__call__`, `_parse_tool_call`) and the blocklist: what SWE-agent rejects before anything
+ * runs, one call per turn first. Upstream re-asks the model with a temporary user message and drops the rejected turn
+ * and the message once a turn parses; here both stay in the history, because rollouts are token-exact (the policy
+ * was trained on what it was sent).
  */
 import type { ParsedCall, ToolSpec } from "../../lib/harness/types.ts";
-import { blockedMessage, parseError, shouldBlock, unexpectedArgError } from "./messages.ts";
+import { blockedMessage, MULTIPLE_CALLS, parseError, shouldBlock, unexpectedArgError } from "./messages.ts";
 import { pyStr } from "./py.ts";
 
 /** `json.loads` of the raw arguments; anything but an object is not something the parser can use. */
@@ -26,6 +28,8 @@ export function bashAction(args: Record<string, unknown>): string {
 
 /** The first call of the turn SWE-agent would reject, worded as its requery message; undefined when all parse. */
 export function validateTurn(calls: ParsedCall[], tools: ToolSpec[]): string | undefined {
+  // `len(tool_calls) != 1` is rejected before any call is parsed: none of a multi-call turn runs.
+  if (calls.length > 1) return MULTIPLE_CALLS;
   for (const c of calls) {
     const spec = tools.find((t) => t.schema.function.name === c.name);
     if (!spec) return parseError(`Command '${c.name}' not found in list of available commands.`);

@@ -69,21 +69,29 @@ export interface ExecOpOptions {
   maxBytes?: number;
 }
 
+/**
+ * `command` wrapped to run in the episode's persistent shell state: the last persistent command's directory and
+ * exported variables are restored first and saved again when it exits. State lives in files so that every call is
+ * still a fresh process with its own timeout and process group (and a long-running one can be a `startProcess`).
+ */
+export function persistentScript(box: ExecEnv, command: string, cwd?: string): string {
+  const st = persistentStateDir(box);
+  return [
+    `mkdir -p ${st} 2>/dev/null; cd "$(cat ${st}/cwd 2>/dev/null || echo ${shQuote(cwd ?? box.workdir)})" 2>/dev/null`,
+    `[ -f ${st}/env ] && . ${st}/env >/dev/null 2>&1`,
+    `trap '__pgs_rc=$?; pwd > ${st}/cwd; export -p > ${st}/env; exit $__pgs_rc' EXIT`,
+    command,
+  ].join("\n");
+}
+
+/** The folder holding the persistent shell's state: `cwd` (its directory) and `env` (its exports). */
+export function persistentStateDir(box: ExecEnv): string {
+  return `${box.scratch}/.pgs-shell.${box.id.slice(0, 12)}`;
+}
+
 /** Runs a command, stateless or persistent. */
 export async function exec_(box: ExecEnv, command: string, opts: ExecOpOptions): Promise<ExecOut> {
-  let script = command;
-  if (opts.persistent) {
-    // State lives in files so that every call is still a fresh process with its own timeout and process group.
-    const st = `${box.scratch}/.pgs-shell.${box.id.slice(0, 12)}`;
-    script = [
-      `mkdir -p ${st} 2>/dev/null; cd "$(cat ${st}/cwd 2>/dev/null || echo ${
-        shQuote(opts.cwd ?? box.workdir)
-      })" 2>/dev/null`,
-      `[ -f ${st}/env ] && . ${st}/env >/dev/null 2>&1`,
-      `trap '__pgs_rc=$?; pwd > ${st}/cwd; export -p > ${st}/env; exit $__pgs_rc' EXIT`,
-      command,
-    ].join("\n");
-  }
+  const script = opts.persistent ? persistentScript(box, command, opts.cwd) : command;
   const r: ExecResult = await box.exec(script, {
     shell: opts.shell ?? "bash",
     timeoutSec: opts.timeout,

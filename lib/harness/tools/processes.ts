@@ -99,16 +99,26 @@ export function processHandles(box: ExecEnv): number[] {
   return [...procs(box).procs.keys()];
 }
 
+/** Options of `readProcess`. */
+export interface ReadOptions {
+  /** Text written to the process's stdin before waiting (default none). */
+  input?: string;
+  /** Bytes of output returned at most, the middle left out past that (default 1 MiB). */
+  maxBytes?: number;
+  /** Also return once the output has not grown for this long (a terminal's no-change timeout; default: never). */
+  idleMs?: number;
+}
+
 /**
- * Sends `input` (if any), then waits up to `waitMs` for the process to end (returning as soon as it does), and
- * reads what it wrote since the last read: at most `maxBytes` (default 1 MiB), the middle left out past that.
- * An unknown handle raises `not_found`.
+ * Sends `input` (if any), then waits up to `waitMs` for the process to end (returning as soon as it does, or once
+ * its output has been still for `idleMs`), and reads what it wrote since the last read. An unknown handle raises
+ * `not_found`.
  */
 export async function readProcess(
   box: ExecEnv,
   handle: number,
   waitMs: number,
-  opts: { input?: string; maxBytes?: number } = {},
+  opts: ReadOptions = {},
 ): Promise<ProcessRead> {
   const p = procs(box).procs.get(handle);
   if (!p) throw new OpError("not_found", { session: handle });
@@ -119,7 +129,15 @@ export async function readProcess(
   const script = [
     `f=${shQuote(p.file)}; o=${p.offset}`,
     opts.input ? `printf '%s' ${shQuote(opts.input)} > "$f.in"` : "",
-    `i=0; while [ ! -e "$f.rc" ] && [ $i -lt ${ticks} ]; do sleep 0.05; i=$((i+1)); done`,
+    opts.idleMs === undefined
+      ? `i=0; while [ ! -e "$f.rc" ] && [ $i -lt ${ticks} ]; do sleep 0.05; i=$((i+1)); done`
+      // "No new output": the output file's size has not changed for idleMs, timed by the clock (whole seconds,
+      // since sh has no finer one everywhere), not by counting ticks, which drift on a loaded host.
+      : `i=0; l=-1; t=$(date +%s); while [ ! -e "$f.rc" ] && [ $i -lt ${ticks} ]; do m=$(wc -c < "$f.out"); ` +
+        `if [ "$m" != "$l" ]; then l=$m; t=$(date +%s); ` +
+        // Whole seconds: `-gt` so that at least idleMs passes (at most a second more).
+        `elif [ $(( $(date +%s) - t )) -gt ${Math.max(1, Math.round(opts.idleMs / 1000))} ]; then break; fi; ` +
+        `sleep 0.05; i=$((i+1)); done`,
     // The exit code is read before the output, so output written before the end is never missed.
     `r=-; [ -e "$f.rc" ] && r=$(cat "$f.rc")`,
     `n=$(wc -c < "$f.out"); printf '%s %s\\n' "$r" "$n"`,
@@ -162,4 +180,13 @@ export async function signalProcess(box: ExecEnv, handle: number, signal: string
     shell: "sh",
     timeoutSec: 30,
   });
+}
+
+/** The process's pid in the container (the shell the handle started), or null for an unknown handle. */
+export async function processPid(box: ExecEnv, handle: number): Promise<number | null> {
+  const p = procs(box).procs.get(handle);
+  if (!p) return null;
+  const r = await box.exec(`cat ${shQuote(p.file + ".pid")} 2>/dev/null; exit 0`, { shell: "sh", timeoutSec: 30 });
+  const pid = Number(text(r.stdout).trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
 }

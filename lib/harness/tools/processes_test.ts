@@ -82,3 +82,20 @@ Deno.test("processes: stdin is closed unless asked for; a tty echoes input and e
     await box.remove();
   }
 });
+
+Deno.test("processes: idleMs returns once the output stops growing, while the process goes on", async () => {
+  const box = await LocalExecEnv.create();
+  try {
+    // Output for about 2 s, then silence: an idle read of 1 s returns after the last line, well before the 60 s wait.
+    const h = await startProcess(box, "for i in 1 2 3 4; do echo $i; sleep 0.5; done; sleep 60");
+    const t0 = Date.now();
+    const r = await readProcess(box, h, 60_000, { idleMs: 1000 });
+    assert.ok(Date.now() - t0 < 30_000, "the idle read did not wait for the whole 60 s");
+    assert.equal(text(r.output), "1\n2\n3\n4\n");
+    assert.equal(r.exitCode, null);
+    assert.equal(hasProcess(box, h), true);
+    await killProcess(box, h);
+  } finally {
+    await box.remove();
+  }
+});
