@@ -4,10 +4,9 @@
  * approx.: .gitignore / .geminiignore are not applied (no "(N additional files were ignored)").
  */
 import { posix } from "node:path";
-import { shQuote, text as utf8 } from "../../lib/runtime/channel.ts";
 import type { Session } from "../../lib/harness/types.ts";
 import { probe } from "./fs.ts";
-import { GLOB_PY } from "./glob_py.ts";
+import { nodeGlob } from "../../lib/harness/tools/node_glob.ts";
 import { env, pathAccessError } from "./paths.ts";
 import { GLOB_PARAMS } from "./schemas.ts";
 import { type Args, fail, geminiTool, ok, type Outcome, str } from "./tool.ts";
@@ -45,16 +44,13 @@ async function exec(s: Session, a: Args): Promise<Outcome> {
     const denied = pathAccessError(s, dir);
     if (denied) return fail(denied);
   }
-  const r = await s.box.exec(
-    `command -v python3 >/dev/null || exit 127\npython3 -c ${shQuote(GLOB_PY)} ${shQuote(dir)} ${shQuote(pattern)} ${
-      a.case_sensitive === true ? 0 : 1
-    }`,
-    { shell: "sh", timeoutSec: 120, maxOutputBytes: 32 << 20 },
-  );
-  let found: { now: number; hits: [string, number][] } = { now: Date.now(), hits: [] };
-  try {
-    found = JSON.parse(utf8(r.stdout));
-  } catch { /* no python3, or nothing found */ }
+  // node-glob with dot, nodir, follow: false and nocase unless case_sensitive; COMMON_IGNORE_PATTERNS' directories
+  // left out; symlinked entries dropped, as gemini's realpath filter drops them.
+  const found = await nodeGlob(s.box, dir, pattern, {
+    nocase: a.case_sensitive !== true,
+    ignore: ["node_modules", ".git", "bower_components", ".svn", ".hg"],
+    dropLinks: true,
+  }) ?? { now: Date.now(), hits: [], hitLimit: false };
   if (found.hits.length === 0) return ok(`No files found matching pattern "${pattern}" within ${dir}`);
   const list = sortHits(found.hits, found.now).map(([p]) => p);
   return ok(

@@ -1,6 +1,5 @@
 /** glob: minimatch with nocase and dot, files only, newest first within 24 h and then by path, run in python3. */
 import { posix } from "node:path";
-import { shQuote, text as utf8 } from "../../lib/runtime/channel.ts";
 import { approx } from "../../lib/harness/provenance.ts";
 import type { Session } from "../../lib/harness/types.ts";
 import { GLOB_COLLECTED, GLOB_SHOWN, OUTPUT_LINES } from "./limits.ts";
@@ -9,9 +8,7 @@ import { resolvePath, unescapePath } from "./paths.ts";
 import { GLOB_PARAMS } from "./schemas.ts";
 import { qwenTool } from "./tool.ts";
 import { validateDir } from "./validate.ts";
-// GLOB_PY walks the search root and prints `{now, hits: [[path, mtimeMs]], hitLimit}` (approx.: minimatch
-// without extglobs; `.git` is never entered; .gitignore / .qwenignore are not applied).
-import { GLOB_PY } from "./glob_py.ts";
+import { nodeGlob } from "../../lib/harness/tools/node_glob.ts";
 
 async function globCheck(s: Session, a: Args): Promise<string | null> {
   const pattern = a.pattern;
@@ -34,21 +31,14 @@ export const globTool = qwenTool({
     const pattern = str(a.pattern);
     const dir = a.path ? resolvePath(s, s.workdir, str(a.path)) : s.workdir;
     const where = a.path ? `within ${dir}` : "in the workspace directory";
-    const r = await s.box.exec(
-      `command -v python3 >/dev/null || exit 127\npython3 -c ${shQuote(GLOB_PY)} ${shQuote(posix.resolve(dir))} ${
-        shQuote(pattern)
-      } ${GLOB_COLLECTED}`,
-      { shell: "sh", timeoutSec: 120, maxOutputBytes: 32 << 20 },
-    );
-    if (r.exitCode === 127) return err(approx("Error during glob search operation: python3 is not installed"));
-    let found: { now: number; hits: [string, number][]; hitLimit: boolean } = {
-      now: Date.now(),
-      hits: [],
-      hitLimit: false,
-    };
-    try {
-      found = JSON.parse(utf8(r.stdout));
-    } catch { /* no hits */ }
+    // approx.: `.git` is never entered; .gitignore / .qwenignore are not applied.
+    const found = await nodeGlob(s.box, posix.resolve(dir), pattern, {
+      nocase: true,
+      ignore: [".git"],
+      cap: GLOB_COLLECTED,
+      zeroMtime: true,
+    });
+    if (!found) return err(approx("Error during glob search operation: python3 is not installed"));
     if (found.hits.length === 0) return { text: `No files found matching pattern "${pattern}" ${where}` };
     const day = 24 * 60 * 60 * 1000;
     const sorted = [...found.hits].sort((x, y) => {

@@ -1,12 +1,16 @@
-
-# The glob tool's search (gemini-cli 0.61.0, tools/glob.js): node-glob with dot, nodir, follow: false and
-# nocase unless case_sensitive, COMMON_IGNORE_PATTERNS left out, a pattern naming an existing path taken
-# literally. Prints {now, hits: [[path, mtimeMs]]}; symlinked entries are dropped, as gemini's realpath
-# filter drops them. approx.: minimatch without extglobs.
+# node-glob as the JavaScript harnesses call it (dot: true, nodir: true, follow: false; approx.: minimatch without
+# extglobs): brace expansion, `**`, `*`, `?`, classes, a pattern naming an existing path taken literally, an absolute
+# pattern searched from /. argv: root, pattern, then a JSON object of options:
+#   nocase (bool), ignore (directory names never entered), drop_links (skip symlinked files and directories),
+#   cap (stop after this many hits, hitLimit set; 0 = no cap), zero_mtime (a file that cannot be stat'ed is kept
+#   with mtime 0 instead of dropped).
+# Prints {now, hits: [[path, mtimeMs]], hitLimit}.
 import json, os, re, sys, time
-root, pat, nocase = sys.argv[1], sys.argv[2], sys.argv[3] == '1'
-IGNORED = {'node_modules', '.git', 'bower_components', '.svn', '.hg'}
-FLAGS = (re.I if nocase else 0) | re.S
+root, pat, opt = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+IGNORED = set(opt.get('ignore', []))
+FLAGS = (re.I if opt.get('nocase') else 0) | re.S
+CAP = opt.get('cap', 0)
+DROP_LINKS = opt.get('drop_links', False)
 def braces(p):
     depth = 0; start = -1
     for i, c in enumerate(p):
@@ -65,17 +69,22 @@ if pat.startswith('/'): base = '/'; pat = pat.lstrip('/')
 compiled = [compile_pat(p, literal) for p in ([pat] if literal else braces(pat))]
 deep = any(None in c for c in compiled)
 maxdepth = max((len(c) for c in compiled), default=0)
-hits = []; seen = set()
+hits = []; hit_limit = False; seen = set()
 for d, dirs, files in os.walk(base):
     rel = os.path.relpath(d, base)
     parts = [] if rel == '.' else rel.split(os.sep)
-    dirs[:] = [x for x in dirs if x not in IGNORED and not os.path.islink(os.path.join(d, x)) and (deep or len(parts) + 1 < maxdepth)]
+    dirs[:] = [x for x in dirs if x not in IGNORED and not (DROP_LINKS and os.path.islink(os.path.join(d, x)))
+               and (deep or len(parts) + 1 < maxdepth)]
     for f in files:
         fp = parts + [f]
         full = os.path.normpath(os.path.join(d, f))
-        if full in seen or os.path.islink(full) or not any(match(c, fp) for c in compiled): continue
+        if full in seen or (DROP_LINKS and os.path.islink(full)) or not any(match(c, fp) for c in compiled): continue
         seen.add(full)
         try: m = os.stat(full).st_mtime_ns / 1e6
-        except OSError: continue
+        except OSError:
+            if not opt.get('zero_mtime'): continue
+            m = 0
+        if CAP and len(hits) >= CAP: hit_limit = True; break
         hits.append([full, m])
-sys.stdout.write(json.dumps({'now': time.time() * 1000, 'hits': hits}))
+    if hit_limit: break
+sys.stdout.write(json.dumps({'now': time.time() * 1000, 'hits': hits, 'hitLimit': hit_limit}))
