@@ -199,6 +199,7 @@ export {
 } from "./lib/eval/config.ts";
 export { type EvalHooks, type EvalResult, evaluate, type ProgressSink } from "./lib/eval/eval_run.ts";
 export { loadRows, parseRows } from "./lib/eval/load_rows.ts";
+export * from "./lib/export/mod.ts";
 
 import { registerBuiltins as registerBuiltinProfiles } from "./profiles/mod.ts";
 registerBuiltinProfiles();

@@ -13,6 +13,7 @@ import { harnessCapture } from "./harness_capture.ts";
 import { harnessDiff } from "./harness_diff.ts";
 import { evalCommand } from "./eval.ts";
 import { envServe } from "./env_serve.ts";
+import { exportAtifCommand, exportSftCommand } from "./export.ts";
 
 /** The version printed by `pgs --version`. */
 export const VERSION: string = denoJson.version;
@@ -28,6 +29,8 @@ export const COMMANDS: Command[] = [
   harnessCapture,
   harnessDiff,
   evalCommand,
+  exportAtifCommand,
+  exportSftCommand,
   envServe,
 ];
 

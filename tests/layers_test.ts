@@ -24,9 +24,10 @@ export const LAYERS: [prefix: string, rank: number][] = [
   ["lib/env/", 4],
   ["lib/harbor/", 5],
   ["lib/eval/", 5],
-  ["cli/", 6],
-  ["main.ts", 7],
-  ["mod.ts", 7],
+  ["lib/export/", 6],
+  ["cli/", 7],
+  ["main.ts", 8],
+  ["mod.ts", 8],
 ];
 
 function layerOf(path: string): [string, number] | undefined {
