@@ -35,28 +35,37 @@ const trailing = (s: string) => s.split("\n").map((l) => `${l}  `).join("\n");
 const curly = (s: string) => s.replaceAll('"""', "\u201c\u201c\u201c");
 
 type Call = { name: string; arguments: Record<string, unknown> };
+/** A script turn: native tool calls, or a text protocol's reply. */
+type Turn = { tool_calls: Call[] } | { content: string };
+const calls = (...c: Call[]): Turn[] => c.map((x) => ({ tool_calls: [x] }));
 
-/** Each profile's edit call for one replacement, with its near-miss. */
-const PROFILES: Record<string, (e: (typeof EDITS)[number]) => Call[]> = {
-  "opencode@1.18.33": (e) => [{
-    name: "edit",
-    arguments: { filePath: `/workdir/${e.file}`, oldString: trailing(e.old), newString: e.neu },
+/** Each profile's turns for one replacement, with its near-miss. */
+const PROFILES: Record<string, (e: (typeof EDITS)[number]) => Turn[]> = {
+  "opencode@1.18.33": (e) =>
+    calls({
+      name: "edit",
+      arguments: { filePath: `/workdir/${e.file}`, oldString: trailing(e.old), newString: e.neu },
+    }),
+  "pi@0.73.1": (e) =>
+    calls({ name: "edit", arguments: { path: e.file, edits: [{ oldText: trailing(e.old), newText: e.neu }] } }),
+  "hermes@main-e6899c8": (e) =>
+    calls({
+      name: "patch",
+      arguments: { mode: "replace", path: e.file, old_string: trailing(e.old), new_string: e.neu },
+    }),
+  "gemini-cli@0.61.0": (e) =>
+    calls({
+      name: "replace",
+      arguments: { file_path: e.file, instruction: "fix", old_string: trailing(e.old), new_string: e.neu },
+    }),
+  "claude-code@2.1.332": (e) =>
+    calls(
+      { name: "Read", arguments: { file_path: `/workdir/${e.file}` } },
+      { name: "Edit", arguments: { file_path: `/workdir/${e.file}`, old_string: curly(e.old), new_string: e.neu } },
+    ),
+  "small-agent@1": (e) => [{
+    content: `\`\`\`action\nedit ${e.file}\nFind:\n${trailing(e.old)}\nReplace:\n${e.neu}\n\`\`\``,
   }],
-  "pi@0.73.1": (
-    e,
-  ) => [{ name: "edit", arguments: { path: e.file, edits: [{ oldText: trailing(e.old), newText: e.neu }] } }],
-  "hermes@main-e6899c8": (e) => [{
-    name: "patch",
-    arguments: { mode: "replace", path: e.file, old_string: trailing(e.old), new_string: e.neu },
-  }],
-  "gemini-cli@0.61.0": (e) => [{
-    name: "replace",
-    arguments: { file_path: e.file, instruction: "fix", old_string: trailing(e.old), new_string: e.neu },
-  }],
-  "claude-code@2.1.332": (e) => [
-    { name: "Read", arguments: { file_path: `/workdir/${e.file}` } },
-    { name: "Edit", arguments: { file_path: `/workdir/${e.file}`, old_string: curly(e.old), new_string: e.neu } },
-  ],
 };
 
 const args = Deno.args;
@@ -70,8 +79,8 @@ const host = flag("--docker-host");
 const root = join(import.meta.dirname!, "..");
 
 const rows: [string, string, string][] = [];
-for (const [profile, calls] of Object.entries(PROFILES)) {
-  const turns = [...EDITS.flatMap(calls).map((c) => ({ tool_calls: [c] })), { content: "Fixed." }];
+for (const [profile, turnsOf] of Object.entries(PROFILES)) {
+  const turns: Turn[] = [...EDITS.flatMap(turnsOf), { content: "Fixed." }];
   const script = join(out, `${profile}.turns.json`);
   await Deno.writeTextFile(script, JSON.stringify(turns, null, 2));
   const rewards: string[] = [];
