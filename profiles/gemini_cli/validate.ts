@@ -3,6 +3,7 @@
  * `errorsText(errors, {dataVar: "params"})`, so the first failing keyword is the message: `required` in its array's
  * order, then each property in schema order (`type`, then `minimum`), nested objects and array items included.
  */
+import { ajvHasType } from "../../lib/harness/lang/ajv_types.ts";
 
 type Schema = {
   type?: string | string[];
@@ -13,32 +14,12 @@ type Schema = {
   enum?: unknown[];
 };
 
-function hasType(t: string, v: unknown): boolean {
-  switch (t) {
-    case "string":
-      return typeof v === "string";
-    case "integer":
-      return typeof v === "number" && !(v % 1) && !Number.isNaN(v);
-    case "number":
-      return typeof v === "number" && Number.isFinite(v);
-    case "boolean":
-      return typeof v === "boolean";
-    case "null":
-      return v === null;
-    case "object":
-      return typeof v === "object" && v !== null && !Array.isArray(v);
-    case "array":
-      return Array.isArray(v);
-  }
-  return true;
-}
-
 /** Ajv's first error for `value` at `path` (a JSON pointer, "" for the root), or null. */
 function check(schema: Schema, value: unknown, path: string): string | null {
   const at = `params${path}`;
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (!types.some((t) => hasType(t, value))) return `${at} must be ${types.join(",")}`;
+    if (!types.some((t) => ajvHasType(t, value))) return `${at} must be ${types.join(",")}`;
   }
   if (schema.enum && !schema.enum.some((e) => e === value)) return `${at} must be equal to one of the allowed values`; // (source)
   if (typeof value === "number" && schema.minimum !== undefined && !(value >= schema.minimum)) {

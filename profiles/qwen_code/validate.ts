@@ -1,4 +1,5 @@
 /** Argument validation: Ajv's first error (`params` as data name) after qwen's coercions, and directory checks. */
+import { ajvHasType } from "../../lib/harness/lang/ajv_types.ts";
 import type { Session } from "../../lib/harness/types.ts";
 import { statPath } from "./fs.ts";
 import type { Args } from "./outcome.ts";
@@ -17,33 +18,13 @@ export interface ParamSchema {
 
 const typesOf = (p: PropSchema): string[] => Array.isArray(p.type) ? p.type : [p.type];
 
-function hasType(t: string, v: unknown): boolean {
-  switch (t) {
-    case "string":
-      return typeof v === "string";
-    case "integer":
-      return typeof v === "number" && Number.isFinite(v) && v % 1 === 0;
-    case "number":
-      return typeof v === "number" && Number.isFinite(v);
-    case "boolean":
-      return typeof v === "boolean";
-    case "null":
-      return v === null;
-    case "object":
-      return typeof v === "object" && v !== null && !Array.isArray(v);
-    case "array":
-      return Array.isArray(v);
-  }
-  return true;
-}
-
 function ajvError(schema: ParamSchema, args: Args): string | null {
   for (const r of schema.required) if (args[r] === undefined) return `params must have required property '${r}'`;
   for (const [k, p] of Object.entries(schema.properties)) {
     const v = args[k];
     if (v === undefined) continue;
     const types = typesOf(p);
-    if (!types.some((t) => hasType(t, v))) return `params/${k} must be ${types.join(",")}`;
+    if (!types.some((t) => ajvHasType(t, v))) return `params/${k} must be ${types.join(",")}`;
     if (typeof v === "number") {
       if (p.maximum !== undefined && v > p.maximum) return `params/${k} must be <= ${p.maximum}`;
       if (p.minimum !== undefined && v < p.minimum) return `params/${k} must be >= ${p.minimum}`;
