@@ -30,7 +30,7 @@ import { replaceTool } from "./gemini_cli/replace.ts";
 import { folderStructure, geminiDate, SESSION_CONTEXT } from "./gemini_cli/session_context.ts";
 import { shellTool } from "./gemini_cli/shell.ts";
 import { fail, respond } from "./gemini_cli/tool.ts";
-import { unknownToolMessage } from "./gemini_cli/unknown_tool.ts";
+import { GEMINI_REGISTRY, unknownToolMessage } from "./gemini_cli/unknown_tool.ts";
 import { validateArgs } from "./gemini_cli/validate.ts";
 import { writeFileTool } from "./gemini_cli/write_file.ts";
 
@@ -54,6 +54,9 @@ const PARAMS = Object.fromEntries(
   ) => [t.schema.function.name, t.schema.function.parameters]),
 );
 
+/** The tools, in the order gemini sends them (the omitted ones taken out). */
+const TOOLS = [lsTool, readFileTool, grepTool, globTool, replaceTool, writeFileTool, shellTool];
+
 /** The profile. */
 export function geminiCli(): HarnessProfile {
   return {
@@ -68,18 +71,9 @@ export function geminiCli(): HarnessProfile {
     shell: { tool: "run_shell_command", arg: "command" },
     // gemini re-sends a model turn's functionCall args as parsed objects.
     echoArguments: "parsed",
-    omittedTools: [
-      "update_topic",
-      "web_fetch",
-      "list_background_processes",
-      "read_background_output",
-      "google_web_search",
-      "enter_plan_mode",
-      "invoke_agent",
-      "activate_skill",
-    ],
-    // In the order gemini sends them (the omitted ones taken out).
-    tools: [lsTool, readFileTool, grepTool, globTool, replaceTool, writeFileTool, shellTool],
+    // The rest of gemini's registry: sub-agents, the web, plan mode, skills and background-process tools.
+    omittedTools: GEMINI_REGISTRY.filter((n) => !TOOLS.some((t) => t.schema.function.name === n)),
+    tools: [...TOOLS],
     protocol: { kind: "native" },
     stop: { kind: "no_call" },
     answer: { kind: "last_text" },
