@@ -8,6 +8,10 @@ import { runEpisodes } from "../lib/eval/run_episodes.ts";
 import { scriptPolicy } from "../lib/eval/policy.ts";
 import { makeBenchTask } from "./bench_task.ts";
 import type { Trajectory } from "../lib/eval/trajectory.ts";
+import { registerBuiltins } from "../profiles/mod.ts";
+
+// The profiles are registered by main.ts in the CLI; a bench that runs episodes registers them itself.
+registerBuiltins();
 
 const docker = new Docker();
 const image = Deno.env.get("PGS_BASE_IMAGE") ?? "pgs-base:1";
