@@ -123,6 +123,7 @@ export {
   resolveProfileName,
   type ToolCall,
   type ToolSchema,
+  type TurnFlag,
 } from "./lib/harness/mod.ts";
 export {
   type DockerHostOptions,
@@ -188,7 +189,29 @@ export {
   TrajectoryWriter,
 } from "./lib/eval/trajectory.ts";
 export { type PassStats, summarize, type Summary, SUMMARY_FORMAT, type TaskSummary } from "./lib/eval/summary.ts";
-export { reportHtml } from "./lib/eval/report_html.ts";
+export {
+  type CellStats,
+  type CurvePoint,
+  type LiveOptions,
+  passAtK,
+  type ProfileFigures,
+  reportHtml,
+  type ReportOptions,
+  type RunStats,
+  runStats,
+  RunWatch,
+  serveView,
+  type TurnsBin,
+  type TurnTokenCounts,
+  VIEWER_DATA_FORMAT,
+  type ViewerData,
+  viewerData,
+  type ViewerEpisode,
+  viewerHtml,
+  type ViewServer,
+  type ViewServerOptions,
+} from "./lib/eval/report/mod.ts";
+export { readRunInfo, readRunTrajectories, type RunInfo } from "./lib/eval/run_dir.ts";
 export {
   buildConfig,
   type EvalConfig,

@@ -14,6 +14,7 @@ import { harnessDiff } from "./harness_diff.ts";
 import { evalCommand } from "./eval.ts";
 import { envServe } from "./env_serve.ts";
 import { exportAtifCommand, exportSftCommand } from "./export.ts";
+import { viewCommand } from "./view.ts";
 
 /** The version printed by `pgs --version`. */
 export const VERSION: string = denoJson.version;
@@ -31,6 +32,7 @@ export const COMMANDS: Command[] = [
   evalCommand,
   exportAtifCommand,
   exportSftCommand,
+  viewCommand,
   envServe,
 ];
 

@@ -71,6 +71,7 @@ Deno.test("defaults: unknown tool and bad arguments in the trainer's words; NoCa
   const r = await ep.step({ tool_calls: [call("nope", {}), call("echo", null, "{bad")] });
   assert.equal(r.observations[0].content, "Error: unknown tool 'nope'. Available tools: echo");
   assert.match(String(r.observations[1].content), /^Error: invalid arguments for echo: /);
+  assert.deepEqual(ep.flags, [{ turn: 0, unknown_tools: ["nope"] }], "the viewer's flag for the turn");
   const end = await ep.step({ content: "" });
   assert.equal(end.done, true);
   assert.equal(ep.answer(), "", "under NoCall the (empty) final reply is the answer");
@@ -84,6 +85,7 @@ Deno.test("mini-swe-agent: cut-off wording by finish_reason; three format errors
   assert.equal(a.done, false);
   await ep.step({ content: "still no call" });
   const c = await ep.step({ content: "nor now" });
+  assert.deepEqual(ep.flags.map((f) => f.turn), [0, 1, 2], "each format error flags its turn");
   assert.equal(c.done, true);
   assert.equal(c.exitStatus, "format_errors");
   assert.equal(ep.answer(), "");

@@ -17,7 +17,7 @@ import { getProfile, profileNames } from "../lib/harness/registry.ts";
 import { LocalExecEnv } from "../lib/runtime/local_env.ts";
 import { parseRows } from "../lib/eval/load_rows.ts";
 import { Progress } from "../lib/eval/progress.ts";
-import { reportHtml } from "../lib/eval/report_html.ts";
+import { reportHtml } from "../lib/eval/report/report_html.ts";
 import { rowIds } from "../lib/eval/run_episodes.ts";
 import { summarize } from "../lib/eval/summary.ts";
 import { readTrajectories, type Trajectory, TRAJECTORY_FORMAT, TrajectoryWriter } from "../lib/eval/trajectory.ts";
@@ -243,12 +243,19 @@ Deno.test("summary: pass@1 per profile, pass@k per task, calibration, infra erro
 });
 
 Deno.test("report.html: self-contained (no script, no external reference), escapes names", () => {
-  const s = summarize([traj({ row_id: "a", sample: 0, task: "<b>evil</b>" })], { k: 1 });
-  const html = reportHtml(s, "run & co");
+  const ts = [traj({ row_id: "a", sample: 0, task: "<b>evil</b>" })];
+  const s = summarize(ts, { k: 1 });
+  const html = reportHtml(s, "run & co", ts, { viewer: "viewer.html" });
   assert.match(html, /&lt;b&gt;evil&lt;\/b&gt;/);
+  assert.doesNotMatch(html, /<b>evil/);
   assert.match(html, /run &amp; co/);
   assert.match(html, /<svg/);
-  assert.doesNotMatch(html, /<script|<link|src=|href=|@import|url\(/i);
+  assert.doesNotMatch(html, /<script|<link|src=|@import|url\(/i);
+  // Its only links go into the viewer beside it.
+  const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+  assert.ok(hrefs.length > 0);
+  for (const h of hrefs) assert.match(h, /^viewer\.html(#|$)/, h);
+  assert.doesNotMatch(reportHtml(s, "t", ts), /href=/, "without a viewer, no links");
 });
 
 Deno.test("progress: one line per episode off a terminal", () => {

@@ -276,5 +276,6 @@ function episodeFields(ep: HarborEpisode): Partial<Trajectory> {
     verifier_mode: ep.box.verifierMode,
     turns: c.turns,
     counters: { tool_calls: c.toolCalls, format_errors: c.formatErrors, unknown_tools: c.unknownTools },
+    turn_flags: ep.episode.flags,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * An eval run in an output folder: `run.json` (the settings), `trajectories.jsonl` (appended as episodes end),
- * `summary.json` and `report.html` (written at the end, and on Ctrl-C for what finished). A re-run with the same
+ * `summary.json`, `report.html` and `viewer.html` (written at the end, and on Ctrl-C for what finished). A re-run with the same
  * folder skips finished episodes (and retries infrastructure errors) unless `redo`.
  */
 import { join, resolve } from "node:path";
@@ -18,7 +18,9 @@ import { loadTask } from "../task/task.ts";
 import { taskSetNotes } from "../task/task_set_notes.ts";
 import { oraclePolicy, type Policy, scriptPolicy } from "./policy.ts";
 import { Progress } from "./progress.ts";
-import { reportHtml } from "./report_html.ts";
+import { reportHtml } from "./report/report_html.ts";
+import { viewerData } from "./report/viewer_data.ts";
+import { viewerHtml } from "./report/viewer_html.ts";
 import { rowIds, runEpisodes } from "./run_episodes.ts";
 import { summarize, type Summary } from "./summary.ts";
 import { latestById, readTrajectories, type Trajectory, trajectoryId, TrajectoryWriter } from "./trajectory.ts";
@@ -190,6 +192,7 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
     traj: join(out, "trajectories.jsonl"),
     summary: join(out, "summary.json"),
     report: join(out, "report.html"),
+    viewer: join(out, "viewer.html"),
   };
   if (cfg.redo) {
     for (const p of Object.values(paths)) await Deno.remove(p).catch(() => {});
@@ -224,7 +227,9 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
   const flush = () => {
     const summary = summarize(all, { k: cfg.k, expected, passThreshold: cfg.passThreshold });
     writeAtomic(paths.summary, JSON.stringify(summary, null, 2) + "\n");
-    writeAtomic(paths.report, reportHtml(summary, `pgs eval: ${cfg.tasks} (${policy.name})`));
+    const title = `pgs eval: ${cfg.tasks} (${policy.name})`;
+    writeAtomic(paths.report, reportHtml(summary, title, all, { viewer: "viewer.html" }));
+    writeAtomic(paths.viewer, viewerHtml(viewerData(all, { title, passThreshold: summary.pass_threshold, k: cfg.k })));
     return summary;
   };
   hooks.onFlush?.(flush);

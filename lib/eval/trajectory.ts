@@ -5,6 +5,7 @@ import type { VerifierMode } from "../task/verifier_mode.ts";
  * (a torn last line is dropped on resume).
  */
 import type { ChatMessage, ToolSchema } from "../harness/types.ts";
+import type { TurnFlag } from "../harness/episode.ts";
 
 /** The format tag of every record; bumped on incompatible changes. */
 export const TRAJECTORY_FORMAT = "pgs.trajectory/1";
@@ -70,6 +71,8 @@ export interface Trajectory {
   turns: number;
   /** Tool calls, format errors and unknown tools counted by the harness. */
   counters: { tool_calls: number; format_errors: number; unknown_tools: number };
+  /** Turns (0-based) with a format error or a call to an unknown tool, and what it was; absent in older records. */
+  turn_flags?: TurnFlag[];
   /** Milliseconds: container start, policy time, tool time, verifier, whole episode. */
   timings: { start_ms: number; policy_ms: number; tools_ms: number; verify_ms: number; total_ms: number };
   /** Token ids and logprobs per turn (with `--token-ids` and an endpoint that returns them). */

@@ -31,7 +31,8 @@ import {
   type AtifTrajectory,
 } from "./atif_types.ts";
 import { validateAtif } from "./atif_validate.ts";
-import { readRunTrajectories, writeWhole } from "./run_dir.ts";
+import { readRunTrajectories } from "../eval/run_dir.ts";
+import { writeWhole } from "./run_dir.ts";
 
 /** How `toAtif` reads an episode. */
 export interface AtifOptions {

@@ -7,7 +7,8 @@
  */
 import type { Trajectory } from "../eval/trajectory.ts";
 import type { ChatMessage, ToolSchema } from "../harness/types.ts";
-import { readRunTrajectories, writeWhole } from "./run_dir.ts";
+import { readRunTrajectories } from "../eval/run_dir.ts";
+import { writeWhole } from "./run_dir.ts";
 
 /** One SFT row. */
 export interface SftRow {

@@ -56,6 +56,16 @@ export interface EpisodeCounters {
   unknownTools: number;
 }
 
+/** A turn the harness refused or half-refused: what a viewer highlights. Only turns with a flag are listed. */
+export interface TurnFlag {
+  /** The turn, 0-based (the n-th assistant message of the history). */
+  turn: number;
+  /** The format error the harness found in the turn (its own words are the observation). */
+  format_error?: string;
+  /** Tools the turn called that the episode does not expose, as called. */
+  unknown_tools?: string[];
+}
+
 function defaultParse(raw: string): { args: Record<string, unknown> } | { error: string } {
   try {
     const v = raw.trim() === "" ? {} : JSON.parse(raw);
@@ -84,6 +94,8 @@ export class ProfileEpisode {
   readonly counters: EpisodeCounters = { turns: 0, toolCalls: 0, formatErrors: 0, unknownTools: 0 };
   /** The history as the harness keeps it: first messages, echoed assistant turns, observations. */
   readonly messages: ChatMessage[] = [];
+  /** Turns with a format error or an unknown tool, in turn order. */
+  readonly flags: TurnFlag[] = [];
   #lastText = "";
   #done = false;
   #formatStreak = 0;
@@ -246,8 +258,19 @@ export class ProfileEpisode {
     return { observations: obs, done: false };
   }
 
+  /** The flag entry of the current turn (created on first use). */
+  #flag(): TurnFlag {
+    const turn = this.counters.turns - 1;
+    const last = this.flags.at(-1);
+    if (last?.turn === turn) return last;
+    const f: TurnFlag = { turn };
+    this.flags.push(f);
+    return f;
+  }
+
   #formatError(error: string): ChatMessage[] {
     this.counters.formatErrors++;
+    this.#flag().format_error = error;
     const fe = this.profile.formatError;
     return [{ role: "user", content: fe ? fe(error, this.session) : error }];
   }
@@ -350,6 +373,8 @@ export class ProfileEpisode {
     const spec = this.profile.tools.find((t) => t.schema.function.name === name);
     if (!spec) {
       this.counters.unknownTools++;
+      const f = this.#flag();
+      (f.unknown_tools ??= []).push(call.name);
       return this.profile.unknownTool?.(call.name, names, call.args) ??
         `Error: unknown tool '${call.name}'. Available tools: ${names.join(", ")}`;
     }

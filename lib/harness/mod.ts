@@ -37,7 +37,14 @@ export {
   register,
   resolveProfileName,
 } from "./registry.ts";
-export { type AssistantTurn, type EpisodeCounters, fillTemplate, ProfileEpisode, type StepResult } from "./episode.ts";
+export {
+  type AssistantTurn,
+  type EpisodeCounters,
+  fillTemplate,
+  ProfileEpisode,
+  type StepResult,
+  type TurnFlag,
+} from "./episode.ts";
 export { EpisodeSession } from "./session.ts";
 export { type EpisodeLimits, EpisodeState, EXIT_STATUSES, type ExitStatus } from "./episode_state.ts";
 export { drawProfile } from "./draw.ts";

@@ -1,0 +1,83 @@
+/** `pgs view RUN_DIR [--out FILE] [--port N]`: the trajectory viewer of an eval run, served live or written once. */
+import { dirname, join, resolve } from "node:path";
+import { UsageError } from "../lib/base/errors.ts";
+import { RunWatch, serveView } from "../lib/eval/report/view_server.ts";
+import { viewerHtml } from "../lib/eval/report/viewer_html.ts";
+import { type Command, parseFlags } from "./args.ts";
+
+/** The port `pgs view` serves on unless told. */
+export const DEFAULT_VIEW_PORT = 8300;
+
+const usage = `Usage: pgs view RUN_DIR [--port N] [--out FILE]
+
+Shows the episodes of the eval run in RUN_DIR (a pgs eval --out folder): a list with filters (profile, task,
+reward, exit status, infrastructure error, text), and each episode as a transcript: the system prompt and tools
+(collapsed), every assistant turn with its reasoning, text and tool calls, every tool result in the harness's words
+(long ones folded, truncation marks kept in view), format errors and unknown tools highlighted, token counts per turn
+with drift and template-rewrite turns, the answer, the verifier's output, the reward, metrics and timings. Two
+episodes open side by side. The folder is only read.
+
+Without --out it serves the page on http://127.0.0.1:PORT/ until Ctrl-C, and the page picks up new episodes while a
+run is still going. With --out it writes one self-contained HTML file (nothing fetched when opened) and exits.
+
+Options:
+  --port N     the loopback port to serve on (default ${DEFAULT_VIEW_PORT}; 0 picks a free one)
+  --out FILE   write the page to FILE instead of serving it
+  -h, --help   this help`;
+
+/** The `view` command. */
+export const viewCommand: Command = {
+  name: "view",
+  summary: "open an eval run's episodes in the trajectory viewer (served on 127.0.0.1, or written with --out)",
+  usage,
+  async run(argv) {
+    const { values, positionals } = parseFlags("view", argv, { port: { type: "string" }, out: { type: "string" } });
+    if (values.help) return console.log(usage), 0;
+    if (positionals.length !== 1) throw new UsageError("view: expected one RUN_DIR");
+    const run = positionals[0];
+    const ok = await Deno.stat(join(run, "trajectories.jsonl")).then((s) => s.isFile, () => false);
+    if (!ok) throw new UsageError(`view: ${run}: no trajectories.jsonl (RUN_DIR is a pgs eval --out folder)`);
+    if (values.out !== undefined && values.port !== undefined) {
+      throw new UsageError("view: --out and --port exclude each other");
+    }
+    const watch = new RunWatch(run);
+    let data;
+    try {
+      data = watch.current().data;
+    } catch (e) {
+      throw new UsageError(`view: ${(e as Error).message}`);
+    }
+    if (values.out !== undefined) {
+      const out = values.out;
+      const parent = dirname(resolve(out));
+      if (!await Deno.stat(parent).then((s) => s.isDirectory, () => false)) {
+        throw new UsageError(`view: --out ${out}: the folder ${parent} does not exist`);
+      }
+      const tmp = `${out}.partial-${Deno.pid}`;
+      try {
+        await Deno.writeTextFile(tmp, viewerHtml(data));
+        await Deno.rename(tmp, out);
+      } catch (e) {
+        await Deno.remove(tmp).catch(() => {});
+        throw e;
+      }
+      console.error(`wrote the viewer of ${data.episodes.length} episodes to ${out}`);
+      return 0;
+    }
+    const raw = values.port;
+    const port = raw === undefined ? DEFAULT_VIEW_PORT : Number(raw);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new UsageError(`view: --port must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
+    }
+    let server;
+    try {
+      server = serveView(run, { port });
+    } catch (e) {
+      if (e instanceof Deno.errors.AddrInUse) throw new UsageError(`view: --port ${port} is in use (try --port 0)`);
+      throw e;
+    }
+    console.error(`viewing ${data.episodes.length} episodes of ${run} on ${server.url} (Ctrl-C stops)`);
+    await server.finished;
+    return 0;
+  },
+};

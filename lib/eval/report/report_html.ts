@@ -1,0 +1,223 @@
+/**
+ * report.html: one self-contained page (inline CSS and SVG, no script, nothing fetched) drawn from a run's summary
+ * and trajectories. It answers "under which harness does it break?": pass@1 per profile and per profile × task, pass@k
+ * curves, exit statuses, format-error rates, turns to finish and tokens per profile, and the calibration list. With
+ * `viewer`, tasks, cells and errors link into the trajectory viewer beside it.
+ */
+import type { PassStats, Summary } from "../summary.ts";
+import type { Trajectory } from "../trajectory.ts";
+import { esc, pct, viewerHash } from "./html.ts";
+import { runStats } from "./run_stats.ts";
+import { bars, curves, heatmap, histogram, stacked } from "./svg.ts";
+
+/** Options of `reportHtml`. */
+export interface ReportOptions {
+  /** The viewer page's path relative to the report (e.g. `viewer.html`); without it the report has no links. */
+  viewer?: string;
+}
+
+function note(s: PassStats): string {
+  return `(${s.passes}/${s.episodes}${s.infra_errors ? `, ${s.infra_errors} infra` : ""})`;
+}
+
+function table(head: string[], rows: (string | number)[][], raw = false): string {
+  const th = head.map((h) => `<th>${esc(h)}</th>`).join("");
+  const cell = (c: string | number) => raw ? String(c) : esc(String(c));
+  const tr = rows.map((r) => `<tr>${r.map((c) => `<td>${cell(c)}</td>`).join("")}</tr>`).join("\n");
+  return `<table><thead><tr>${th}</tr></thead><tbody>\n${tr}\n</tbody></table>`;
+}
+
+/** The page for `summary` and the run's `trajectories`; `title` names the run. */
+export function reportHtml(
+  summary: Summary,
+  title: string,
+  trajectories: Trajectory[],
+  opts: ReportOptions = {},
+): string {
+  const profiles = Object.entries(summary.profiles);
+  const o = summary.overall;
+  const stats = runStats(trajectories, { k: summary.k, passThreshold: summary.pass_threshold });
+  const view = (f: Record<string, string>) => opts.viewer ? opts.viewer + viewerHash(f) : undefined;
+  const a = (href: string | undefined, text: string) => href ? `<a href="${esc(href)}">${esc(text)}</a>` : esc(text);
+  // Task names label the columns; a name two task folders share gets its folder, so no column hides another.
+  const names = new Map<string, number>();
+  for (const t of stats.tasks) names.set(t.task, (names.get(t.task) ?? 0) + 1);
+  const colName = (t: { task: string; task_dir: string }) => names.get(t.task)! > 1 ? t.task_dir : t.task;
+  const statusKeys = Object.keys(summary.exit_status).sort();
+  const taskStats = new Map(summary.tasks.map((t) => [t.task, t]));
+
+  const heat = stats.profiles.length && stats.tasks.length
+    ? heatmap(stats.profiles, stats.tasks.map(colName), (i, j) => {
+      const p = stats.profiles[i], t = stats.tasks[j];
+      const c = stats.cell(p, t.task_dir);
+      if (!c) return { rate: null, text: "", title: `${p} × ${t.task}: not drawn` };
+      const rate = c.episodes ? c.passes / c.episodes : null;
+      return {
+        rate,
+        text: c.episodes ? `${c.passes}/${c.episodes}` : "infra",
+        title: `${p} × ${t.task}: ${c.passes}/${c.episodes} passed${c.infra ? `, ${c.infra} infra errors` : ""}`,
+        href: view({ profile: p, task: t.task }),
+      };
+    }, "pass@1 per profile and task")
+    : "<p>No episodes.</p>";
+
+  const series = [
+    ...stats.profiles.map((p) => ({
+      name: p,
+      points: stats.per_profile[p].pass_at_k.map((x) => [x.k, x.value] as [number, number]),
+    })),
+    ...(stats.profiles.length > 1
+      ? [{ name: "all samples", points: stats.pass_at_k.map((x) => [x.k, x.value] as [number, number]) }]
+      : []),
+  ].filter((s) => s.points.length);
+
+  const perProfileRows = stats.profiles.map((p) => {
+    const f = stats.per_profile[p], s = summary.profiles[p];
+    return [
+      a(view({ profile: p }), p),
+      s.episodes,
+      esc(pct(s["pass@1"])),
+      s.mean_reward ?? "–",
+      s.infra_errors,
+      esc(pct(f.format_error_rate)),
+      f.episodes_with_format_errors,
+      f.unknown_tools,
+      f.mean_turns ?? "–",
+      f.tokens ? `${f.tokens.prompt} / ${f.tokens.completion} (${f.tokens.episodes})` : "–",
+    ];
+  });
+
+  const hist = stats.profiles.map((p) => {
+    const bins = stats.per_profile[p].turns;
+    if (!bins.length) return "";
+    const svg = histogram(
+      bins.map((b) => ({ label: b.from === b.to ? `${b.from}` : `${b.from}–${b.to}`, low: b.passes, high: b.fails })),
+      { low: "passed", high: "failed" },
+      `turns to finish under ${p}`,
+    );
+    return `<figure>${svg}<figcaption>${esc(p)}</figcaption></figure>`;
+  }).join("");
+
+  const calibration = summary.calibration.map((name) => {
+    const t = taskStats.get(name);
+    return `<li>${a(view({ task: name }), name)} ${t ? esc(`(${t.passes}/${t.episodes})`) : ""}</li>`;
+  }).join("");
+
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
+<style>
+body{font-family:sans-serif;margin:2em;color:#222;max-width:1200px}
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;font-size:13px}
+th{background:#f4f4f4}.big{font-size:20px}.warn{color:#c62828}.scroll{overflow-x:auto}
+figure{display:inline-block;margin:0 1.5em 1em 0}figcaption{font-size:12px;text-align:center}
+.legend{font-size:12px;color:#555}a{color:#1a5fb4}
+</style></head><body>
+<h1>${esc(title)}</h1>
+<p class="big">pass@1 ${pct(o["pass@1"])} ${esc(note(o))} · pass@${summary.k} ${
+    pct(summary["pass@k"])
+  } over ${summary.tasks.length} tasks · mean reward ${o.mean_reward ?? "–"}${
+    opts.viewer ? ` · <a href="${esc(opts.viewer)}">open the trajectory viewer</a>` : ""
+  }</p>
+${summary.complete ? "" : `<p class="warn">Incomplete run: ${o.episodes} of ${summary.expected} episodes scored.</p>`}
+${o.infra_errors ? `<p class="warn">${o.infra_errors} infrastructure errors (not counted as reward 0).</p>` : ""}
+<h2>pass@1 per profile</h2>
+${
+    bars(
+      profiles.map(([p, s]) => ({ label: p, rate: s["pass@1"], note: note(s), href: view({ profile: p }) })),
+      "pass@1 per profile",
+    )
+  }
+<h2>pass@1 per profile and task</h2>
+<p class="legend">Each cell is passes / scored samples of that profile on that task (grey: the profile was not drawn for it).</p>
+<div class="scroll">${heat}</div>
+<h2>pass@k per profile</h2>
+<p class="legend">Unbiased pass@k (Chen et al. 2021), averaged over the tasks with at least k scored samples under the profile; with a profile mix, a task's ${summary.k} samples are shared among profiles, so a profile's curve may stop before k = ${summary.k}.</p>
+${
+    series.length
+      ? curves(series, summary.k, { x: "k", y: "pass@k" }, "pass@k per profile")
+      : "<p>No scored episodes.</p>"
+  }
+<h2>Per profile</h2>
+${
+    table(
+      [
+        "profile",
+        "episodes",
+        "pass@1",
+        "mean reward",
+        "infra errors",
+        "format errors / turn",
+        "episodes with format errors",
+        "unknown tools",
+        "mean turns",
+        "mean tokens prompt / completion (episodes with usage)",
+      ],
+      perProfileRows,
+      true,
+    )
+  }
+<h3>Exit statuses</h3>
+${
+    stats.profiles.length
+      ? stacked(
+        stats.profiles.map((p) => ({ label: p, parts: summary.profiles[p].exit_status })),
+        statusKeys,
+        "exit statuses per profile",
+      )
+      : ""
+  }
+<h3>Turns to finish</h3>
+<p class="legend">Scored episodes by assistant turns: passes green (below), fails red (above).</p>
+<div>${hist}</div>
+<h2>Pass rate per task</h2>
+${
+    bars(
+      summary.tasks.map((t) => ({ label: t.task, rate: t["pass@1"], note: note(t), href: view({ task: t.task }) })),
+      "pass rate per task",
+    )
+  }
+<h2>Calibration (0 &lt; passes &lt; k)</h2>
+${calibration ? `<ul>${calibration}</ul>` : "<p>none</p>"}
+<h2>Tasks</h2>
+${
+    table(
+      ["task", "profiles", "samples", "passes", "pass@k", "mean reward", "infra errors"],
+      summary.tasks.map((t) => [
+        a(view({ task: t.task }), t.task),
+        esc(t.profiles.join(", ")),
+        t.episodes,
+        t.passes,
+        t["pass@k"] ?? "–",
+        t.mean_reward ?? "–",
+        t.infra_errors,
+      ]),
+      true,
+    )
+  }
+<h2>Exit statuses</h2>
+${table(["status", "episodes"], Object.entries(summary.exit_status))}
+${
+    summary.drift.episodes_with_tokens
+      ? `<p>Re-tokenisation drift: ${summary.drift.turns} turns in ${summary.drift.episodes} of ${summary.drift.episodes_with_tokens} episodes with token ids.</p>`
+      : ""
+  }
+${
+    summary.template_rewrite?.episodes_in_token_mode
+      ? `<p>Token mode: ${summary.template_rewrite.turns} template_rewrite turns in ${summary.template_rewrite.episodes} of ${summary.template_rewrite.episodes_in_token_mode} episodes (a chat endpoint would have re-rendered these prompts; the sampled tokens were kept).</p>`
+      : ""
+  }
+${
+    summary.infra.length
+      ? `<h2>Infrastructure errors</h2>${
+        table(
+          ["episode", "task", "profile", "error"],
+          summary.infra.map((x) => [a(view({ ep: x.id }), x.id), esc(x.task), esc(x.profile), esc(x.error)]),
+          true,
+        )
+      }`
+      : ""
+  }
+<p>Mean per scored episode: ${Object.entries(summary.mean_timings_ms).map(([k, v]) => `${k} ${v} ms`).join(" · ")}</p>
+</body></html>
+`;
+}

@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import { summarize } from "../summary.ts";
+import { type Trajectory, TRAJECTORY_FORMAT } from "../trajectory.ts";
+import { passAtK } from "./pass_at_k.ts";
+import { reportHtml } from "./report_html.ts";
+import { curve, runStats, turnsBins } from "./run_stats.ts";
+import { viewerData } from "./viewer_data.ts";
+import { viewerHtml } from "./viewer_html.ts";
+import { VIEWER_SCRIPT } from "./viewer_script.ts";
+
+function traj(p: Partial<Trajectory> & { row_id: string; sample: number }): Trajectory {
+  return {
+    format: TRAJECTORY_FORMAT,
+    id: `${p.row_id}/${p.sample}`,
+    task: p.task ?? `task-${p.row_id}`,
+    task_dir: `/tasks/${p.row_id}`,
+    profile: "pi@0.73.1",
+    profile_key: "pi",
+    policy: "script",
+    messages: [],
+    tools: [],
+    chat_template_kwargs: {},
+    answer: "",
+    reward: 1,
+    metrics: {},
+    exit_status: "stop_rule",
+    turns: 2,
+    counters: { tool_calls: 1, format_errors: 0, unknown_tools: 0 },
+    timings: { start_ms: 400, policy_ms: 10, tools_ms: 20, verify_ms: 500, total_ms: 1000 },
+    docker_host: "default",
+    started_at: "",
+    ended_at: "",
+    ...p,
+  };
+}
+
+Deno.test("pass@k: the unbiased estimator, against C(n-c,k)/C(n,k) by hand", () => {
+  // n=5, c=2, k=2: 1 - C(3,2)/C(5,2) = 1 - 3/10.
+  assert.ok(Math.abs(passAtK(5, 2, 2) - 0.7) < 1e-12);
+  assert.ok(Math.abs(passAtK(10, 3, 1) - 0.3) < 1e-12);
+  assert.equal(passAtK(3, 0, 3), 0);
+  assert.equal(passAtK(3, 2, 2), 1, "fewer fails than k: every draw holds a pass");
+  assert.throws(() => passAtK(2, 1, 3), /1 <= k <= n/);
+  // A curve stops where no task has k samples, and each point says how many tasks it averages.
+  assert.deepEqual(curve([{ n: 4, c: 1 }, { n: 2, c: 2 }], 4), [
+    { k: 1, value: 0.625, tasks: 2 },
+    { k: 2, value: 0.75, tasks: 2 },
+    { k: 3, value: 0.75, tasks: 1 },
+    { k: 4, value: 1, tasks: 1 },
+  ]);
+});
+
+Deno.test("run stats: per profile and task, infra errors apart, format-error rate, turns bins, tokens", () => {
+  const ts = [
+    traj({ row_id: "a", sample: 0, reward: 1, turns: 3 }),
+    traj({
+      row_id: "a",
+      sample: 1,
+      reward: 0,
+      turns: 9,
+      counters: { tool_calls: 4, format_errors: 3, unknown_tools: 1 },
+    }),
+    traj({
+      row_id: "a",
+      sample: 2,
+      profile: "opencode@1.18.33",
+      reward: 1,
+      usage: { prompt_tokens: 100, completion_tokens: 10 },
+    }),
+    traj({ row_id: "b", sample: 0, reward: null, exit_status: "infra_error", turns: 0 }),
+    traj({ row_id: "b", sample: 1, reward: 0.5, turns: 1 }),
+  ];
+  const s = runStats(ts, { k: 3, passThreshold: 1 });
+  assert.deepEqual(s.profiles, ["opencode@1.18.33", "pi@0.73.1"]);
+  assert.deepEqual(s.cell("pi@0.73.1", "/tasks/a"), { episodes: 2, passes: 1, infra: 0 });
+  assert.deepEqual(s.cell("pi@0.73.1", "/tasks/b"), { episodes: 1, passes: 0, infra: 1 });
+  assert.equal(s.cell("opencode@1.18.33", "/tasks/b"), undefined, "not drawn");
+  const pi = s.per_profile["pi@0.73.1"];
+  assert.equal(pi.episodes, 3);
+  assert.equal(pi.format_error_rate, Math.round((3 / 13) * 1e4) / 1e4);
+  assert.equal(pi.episodes_with_format_errors, 1);
+  assert.equal(pi.unknown_tools, 1);
+  assert.equal(pi.tokens, null, "no usage recorded");
+  assert.deepEqual(s.per_profile["opencode@1.18.33"].tokens, { prompt: 100, completion: 10, episodes: 1 });
+  assert.deepEqual(pi.pass_at_k.map((p) => [p.k, p.value, p.tasks]), [[1, 0.25, 2], [2, 1, 1]]);
+  assert.deepEqual(s.pass_at_k.map((p) => p.k), [1, 2, 3]);
+  assert.deepEqual(turnsBins([{ turns: 0, pass: true }, { turns: 50, pass: false }], 10).length, 9);
+  const bins = turnsBins([{ turns: 1, pass: true }, { turns: 2, pass: false }, { turns: 2, pass: true }]);
+  assert.deepEqual(bins.map((b) => [b.from, b.passes, b.fails]), [[0, 0, 0], [1, 1, 0], [2, 1, 1]]);
+});
+
+Deno.test("report.html: heatmap cells, pass@k curves, histograms and calibration links", () => {
+  const ts = [
+    traj({ row_id: "a", sample: 0, reward: 1 }),
+    traj({ row_id: "a", sample: 1, reward: 0 }),
+    traj({ row_id: "a", sample: 2, profile: "opencode@1.18.33+exact-edit", reward: 0 }),
+    traj({ row_id: "b", sample: 0, reward: 1, task: "t b" }),
+  ];
+  const s = summarize(ts, { k: 3 });
+  const html = reportHtml(s, "run", ts, { viewer: "viewer.html" });
+  assert.match(html, /aria-label="pass@1 per profile and task"/);
+  assert.match(html, /<title>pi@0\.73\.1 × task-a: 1\/2 passed<\/title>/);
+  assert.match(html, /opencode@1\.18\.33\+exact-edit × t b: not drawn/);
+  assert.match(html, /href="viewer\.html#profile=pi%400\.73\.1&amp;task=task-a"/);
+  assert.match(html, /aria-label="pass@k per profile"/);
+  assert.match(html, /aria-label="turns to finish under pi@0\.73\.1"/);
+  assert.match(html, /aria-label="exit statuses per profile"/);
+  // Calibration: task-a has 1 pass in 3, linked into the viewer filtered to it.
+  assert.match(html, /<li><a href="viewer\.html#task=task-a">task-a<\/a> \(1\/3\)<\/li>/);
+});
+
+Deno.test("viewer.html: data embedded so no episode text can end the script, token arrays reduced to counts", () => {
+  const t = traj({
+    row_id: "a",
+    sample: 0,
+    messages: [{ role: "user", content: "</script><script>alert(1)</script> <!-- \u2028" }],
+    rollout_details: [{
+      prompt_token_ids: [[1, 2, 3], [1, 2, 3, 4, 5]],
+      completion_token_ids: [[4], [6, 7]],
+      logprobs: [[0], [0, 0]],
+    }],
+    loss_mask: [0, 0, 0, 1, 0, 1, 1],
+  });
+  const data = viewerData([t], { title: "</title><b>x", passThreshold: 1, k: 1 });
+  assert.deepEqual(data.episodes[0].turn_tokens, [{ prompt: 3, completion: 1 }, { prompt: 5, completion: 2 }]);
+  assert.ok(!("rollout_details" in data.episodes[0]) && !("loss_mask" in data.episodes[0]));
+  const html = viewerHtml(data);
+  assert.equal(html.match(/<\/script>/g)?.length, 2, "only the page's own two script elements close");
+  assert.match(html, /&lt;\/title&gt;&lt;b&gt;x/);
+  const json = html.split('<script type="application/json" id="pgs-data">')[1].split("</script>")[0];
+  assert.deepEqual(JSON.parse(json), data, "the embedded JSON reads back the same");
+  assert.doesNotMatch(html, /<link|src=|@import|url\(/i);
+});
+
+Deno.test("viewer script: parses as JavaScript (the browser test runs it)", () => {
+  // new Function compiles without running: a syntax error in the embedded text fails here, before any browser.
+  assert.equal(typeof new Function(VIEWER_SCRIPT), "function");
+});

@@ -1,0 +1,90 @@
+/**
+ * The viewer served from a run's folder on loopback, live: `/` is the page with the data read now, `/data.json` the
+ * data alone, and `/stamp` the size and time of `trajectories.jsonl`, which the page polls to reload while the run
+ * goes on. The folder is only read.
+ */
+import { join } from "node:path";
+import { readRunInfo, readRunTrajectories, runTitle } from "../run_dir.ts";
+import { type ViewerData, viewerData } from "./viewer_data.ts";
+import { viewerHtml } from "./viewer_html.ts";
+
+/** Options of `serveView`. */
+export interface ViewServerOptions {
+  /** The port (default 0: any free port; the URL says which). */
+  port?: number;
+  /** Stops the server. */
+  signal?: AbortSignal;
+}
+
+/** A running view server. */
+export interface ViewServer {
+  /** Where the page is, `http://127.0.0.1:PORT/`. */
+  url: string;
+  /** Settles when the server has stopped. */
+  finished: Promise<void>;
+  /** Stops the server. */
+  shutdown(): Promise<void>;
+}
+
+/** The run's data and its stamp; the file is read again only when the stamp changed. */
+export class RunWatch {
+  #stamp = "";
+  #data: ViewerData | undefined;
+  /** Watches the run in `runDir`. */
+  constructor(readonly runDir: string) {}
+
+  /** `size:mtime` of trajectories.jsonl ("none" while it does not exist). */
+  stamp(): string {
+    try {
+      const s = Deno.statSync(join(this.runDir, "trajectories.jsonl"));
+      return `${s.size}:${s.mtime?.getTime() ?? 0}`;
+    } catch {
+      return "none";
+    }
+  }
+
+  /** The data as of now, with its stamp. */
+  current(): { stamp: string; data: ViewerData } {
+    const stamp = this.stamp();
+    if (!this.#data || stamp !== this.#stamp) {
+      const info = readRunInfo(this.runDir);
+      const ts = stamp === "none" ? [] : readRunTrajectories(this.runDir);
+      this.#data = viewerData(ts, { title: runTitle(this.runDir, info), passThreshold: info.passThreshold, k: info.k });
+      this.#stamp = stamp;
+    }
+    return { stamp: this.#stamp, data: this.#data };
+  }
+}
+
+/** Serves the viewer of the run in `runDir` on 127.0.0.1 until `shutdown` or the signal. */
+export function serveView(runDir: string, opts: ViewServerOptions = {}): ViewServer {
+  const watch = new RunWatch(runDir);
+  watch.current(); // a bad trajectories.jsonl is an error now, not on the first request
+  const handler = (req: Request): Response => {
+    const path = new URL(req.url).pathname;
+    if (req.method !== "GET") return new Response("method not allowed\n", { status: 405 });
+    const headers = { "cache-control": "no-store" };
+    try {
+      if (path === "/stamp") return new Response(watch.stamp(), { headers });
+      if (path === "/data.json") return Response.json(watch.current().data, { headers });
+      if (path === "/" || path === "/index.html") {
+        const { stamp, data } = watch.current();
+        return new Response(viewerHtml(data, { stamp }), {
+          headers: { ...headers, "content-type": "text/html; charset=utf-8" },
+        });
+      }
+    } catch (e) {
+      return new Response(`${(e as Error).message}\n`, { status: 500, headers });
+    }
+    return new Response("not found\n", { status: 404 });
+  };
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: opts.port ?? 0, signal: opts.signal, onListen() {} },
+    handler,
+  );
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/`,
+    finished: server.finished,
+    shutdown: () => server.shutdown(),
+  };
+}
