@@ -97,3 +97,11 @@ contract("a job that keeps the output open holds the command; one with its outpu
   await new Promise((res) => setTimeout(res, 2000));
   assert.equal(out(await env.exec(`cat ${flag}`)), "up\n");
 });
+
+contract("a script longer than one argv string (a large file written in one exec) runs whole", async (env) => {
+  // 300 kB of script: more than Linux lets one argument hold (128 KiB), which a write through printf reaches.
+  const line = "x".repeat(99);
+  const r = await env.exec(`cat > big.txt <<'EOF'\n${`${line}\n`.repeat(3000)}EOF\nwc -c < big.txt; exit 4`);
+  assert.equal(r.exitCode, 4, err(r));
+  assert.equal(out(r).trim(), "300000");
+});

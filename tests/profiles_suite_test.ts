@@ -15,6 +15,7 @@ import type { Docker } from "../lib/runtime/docker.ts";
 import { ignoreDocker, requireDocker } from "./docker_helpers.ts";
 import { call, EXAMPLE_TASKS, withEpisode, withLocalEpisode } from "./profile_helpers.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
+import { TRUNCATION_MARK } from "../lib/eval/report/viewer_script.ts";
 
 registerBuiltins();
 
@@ -116,7 +117,7 @@ const ORACLE: Record<string, OracleRun> = {
 };
 
 /** The shared tests, by the key `SKIP` names them with. */
-type SharedTest = "first-prompt" | "fix-word-count" | "count-error-lines";
+type SharedTest = "first-prompt" | "fix-word-count" | "count-error-lines" | "long-output";
 
 /**
  * Shared tests a profile is left out of, and why: each shows as an ignored test whose name gives the reason. A
@@ -124,6 +125,14 @@ type SharedTest = "first-prompt" | "fix-word-count" | "count-error-lines";
  * there.
  */
 const SKIP: Record<string, { reason: string; tests: SharedTest[] }[]> = {};
+
+/** Profiles whose harness never cuts a tool's output (nanocode: `context` says so). */
+const WHOLE_OUTPUT = new Set(["palingenesis-default@2"]);
+/**
+ * Profiles whose long outputs are cut without any mark: terminus-2 shows what the tmux pane still holds (its
+ * scrollback dropped the rest), as Harbor's Terminus 2 does; there is nothing for the viewer to keep in view.
+ */
+const UNMARKED_CUT = new Set(["terminus-2@harbor-0.22.0"]);
 
 /** A Docker test of the shared suite for one profile (ignored without an engine outside CI, or by `SKIP`). */
 function profileTest(profile: string, test: SharedTest, what: string, fn: (docker: Docker) => Promise<void>): void {
@@ -232,6 +241,27 @@ for (const name of profileNames()) {
   if (local) {
     Deno.test(`profile ${name}: first prompt, unknown tool, malformed arguments (local runtime)`, () => firstPrompt());
   } else profileTest(name, "first-prompt", "first prompt, unknown tool, malformed arguments", firstPrompt);
+
+  // The viewer folds long results but keeps the harness's truncation mark in view: it must know every profile's mark.
+  const longOutput = async (ep: ProfileEpisode) => {
+    const lines = 100_000;
+    await playOracle(ep, `#!/bin/bash\nseq 1 ${lines}\n`);
+    const shown = text(shellObservation(ep).content);
+    const numbers = shown.split("\n").filter((l) => /^\d+$/.test(l.trim())).length;
+    if (WHOLE_OUTPUT.has(name)) return assert.equal(numbers, lines, "this harness shows a long output whole");
+    assert.ok(numbers < lines, `all ${lines} lines of a long output are shown`);
+    const marks = shown.split("\n").filter((l) => TRUNCATION_MARK.test(l));
+    if (UNMARKED_CUT.has(name)) return assert.deepEqual(marks, [], "this harness cuts without a mark");
+    const other = shown.split("\n").filter((l) => !/^\d+$/.test(l.trim())).slice(0, 12);
+    assert.ok(marks.length > 0, `no truncation mark the viewer knows in: ${JSON.stringify(other)}`);
+  };
+  const longWhat = "a long output is cut in the harness's words, with a mark the viewer keeps in view";
+  if (local) {
+    Deno.test(`profile ${name}: ${longWhat} (local runtime)`, () =>
+      withLocalEpisode(getProfile(name), FIX, longOutput));
+  } else {
+    profileTest(name, "long-output", longWhat, (docker) => withEpisode(docker, getProfile(name), FIX, longOutput));
+  }
 
   const expected = ORACLE[name];
   profileTest(

@@ -58,6 +58,7 @@ Deno.test({
     // The page eval wrote beside the report.
     await b.goto(`file://${run}/viewer.html`);
     await b.waitFor("document.getElementById('count')");
+    assert.equal(await b.eval<string>("document.querySelector('h1 a.report').getAttribute('href')"), "report.html");
     assert.equal(await countText(b), "5 of 5 episodes");
     assert.equal(await rowsShown(b), 5);
     await shot(b, out, "1-list");
@@ -129,6 +130,7 @@ Deno.test({
   const turns = [
     { content: "Let me count them." },
     { tool_calls: [{ name: "python", arguments: { code: "print(35)" } }] },
+    { tool_calls: [{ name: "bash", arguments: { command: "seq 1 100000" } }] },
     { tool_calls: [{ name: "bash", arguments: { command: "awk '$3 == \"ERROR\"' app.log | wc -l" } }] },
     {
       tool_calls: [{
@@ -206,7 +208,20 @@ Deno.test({
       [flags[1].format_error, true],
       [null, false],
       [null, false],
+      [null, false],
     ]);
+    // The long result is folded, and its preview keeps the harness's truncation mark in view.
+    const fold = await b.eval<{ preview: string; marks: string[]; full: string }>(`(() => {
+      const f = document.querySelector('.turn.tool .fold');
+      return { preview: f.querySelector('pre.preview').textContent,
+        marks: [...f.querySelectorAll('pre.preview mark.trunc')].map((m) => m.textContent),
+        full: f.querySelector('details pre').textContent };
+    })()`);
+    const long = t.messages.find((m) => m.role === "tool" && String(m.content).length > 6000)!;
+    assert.equal(fold.full, long.content, "the whole result, word for word, behind the fold");
+    assert.ok(fold.preview.length < fold.full.length);
+    assert.ok(fold.marks.length > 0, fold.preview.slice(0, 2000));
+    for (const m of fold.marks) assert.ok(String(long.content).includes(m.trimEnd()), m);
     // The harness's own format-error message is the highlighted observation.
     const observed = await b.eval<string>("document.querySelector('.turn.format-error pre').textContent");
     const reply = t.messages[t.messages.findIndex((m) => m.role === "assistant") + 1];
@@ -221,6 +236,12 @@ Deno.test({
     await Deno.writeTextFile(join(run, "trajectories.jsonl"), JSON.stringify(next) + "\n", { append: true });
     await b.waitFor("document.getElementById('count')?.textContent === '2 of 2 episodes'", 10_000);
     await shot(b, out, "7-live-list");
+    // The served report counts what finished so far, and its links lead back into the served viewer.
+    await b.click("h1 a.report");
+    await b.waitFor("location.pathname === '/report' && document.readyState === 'complete'");
+    assert.match(await b.eval<string>("document.querySelector('p.big').textContent"), /pass@1 50\.0% \(1\/2\)/);
+    const back = await b.eval<string>("document.querySelector('a[href^=\"./#profile=\"]').getAttribute('href')");
+    assert.equal(back, "./#profile=mini-swe-agent%402.4.6");
     assert.deepEqual(b.errors, [], "no error in the page");
   } finally {
     await b.close();

@@ -229,7 +229,12 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
     writeAtomic(paths.summary, JSON.stringify(summary, null, 2) + "\n");
     const title = `pgs eval: ${cfg.tasks} (${policy.name})`;
     writeAtomic(paths.report, reportHtml(summary, title, all, { viewer: "viewer.html" }));
-    writeAtomic(paths.viewer, viewerHtml(viewerData(all, { title, passThreshold: summary.pass_threshold, k: cfg.k })));
+    writeAtomic(
+      paths.viewer,
+      viewerHtml(viewerData(all, { title, passThreshold: summary.pass_threshold, k: cfg.k }), {
+        report: "report.html",
+      }),
+    );
     return summary;
   };
   hooks.onFlush?.(flush);

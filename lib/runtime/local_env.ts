@@ -16,6 +16,8 @@ export interface LocalEnvOptions {
 
 const DEFAULT_TIMEOUT_SEC = 600;
 const DEFAULT_CAP = 1 << 20;
+/** Scripts longer than this go through a file: one argv string may hold at most 128 KiB on Linux (MAX_ARG_STRLEN). */
+const ARGV_SCRIPT_MAX = 64 * 1024;
 
 /** An `ExecEnv` in a fresh temp folder on the host: `<root>/work` is the working directory, `<root>/tmp` scratch. */
 export class LocalExecEnv implements ExecEnv {
@@ -64,8 +66,12 @@ export class LocalExecEnv implements ExecEnv {
     const shell = opts.shell === "sh" ? ["/bin/sh", "-c"] : ["bash", "-lc"];
     // Merging is done by the shell, as the channel does, so the interleaving is the writer's.
     const body = opts.mergeStderr ? `exec 2>&1\n${script}` : script;
+    // A long script (a large file written through printf) is sourced from a file by the same shell, so `exit` and the
+    // exit status mean what they mean under -c.
+    const file = body.length > ARGV_SCRIPT_MAX ? join(this.root, `script-${crypto.randomUUID()}.sh`) : undefined;
+    if (file) await Deno.writeTextFile(file, body);
     const child = new Deno.Command("setsid", {
-      args: [...shell, body],
+      args: [...shell, file ? `. '${file}'` : body],
       cwd: opts.cwd ?? this.workdir,
       env: { HOME: join(this.root, "home"), TMPDIR: this.scratch },
       stdin: "null",
@@ -91,6 +97,7 @@ export class LocalExecEnv implements ExecEnv {
       };
     } finally {
       clearTimeout(timer);
+      if (file) await Deno.remove(file).catch(() => {});
     }
   }
 

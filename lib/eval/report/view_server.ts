@@ -1,10 +1,13 @@
 /**
  * The viewer served from a run's folder on loopback, live: `/` is the page with the data read now, `/data.json` the
- * data alone, and `/stamp` the size and time of `trajectories.jsonl`, which the page polls to reload while the run
- * goes on. The folder is only read.
+ * data alone, `/stamp` the size and time of `trajectories.jsonl`, which the page polls to reload while the run goes on,
+ * and `/report` the report of what finished so far, linked into `/`. The folder is only read.
  */
 import { join } from "node:path";
 import { readRunInfo, readRunTrajectories, runTitle } from "../run_dir.ts";
+import { summarize } from "../summary.ts";
+import type { Trajectory } from "../trajectory.ts";
+import { reportHtml } from "./report_html.ts";
 import { type ViewerData, viewerData } from "./viewer_data.ts";
 import { viewerHtml } from "./viewer_html.ts";
 
@@ -30,6 +33,7 @@ export interface ViewServer {
 export class RunWatch {
   #stamp = "";
   #data: ViewerData | undefined;
+  #trajectories: Trajectory[] = [];
   /** Watches the run in `runDir`. */
   constructor(readonly runDir: string) {}
 
@@ -43,16 +47,27 @@ export class RunWatch {
     }
   }
 
-  /** The data as of now, with its stamp. */
-  current(): { stamp: string; data: ViewerData } {
+  /** The data as of now, with its stamp and the records it was made from. */
+  current(): { stamp: string; data: ViewerData; trajectories: Trajectory[] } {
     const stamp = this.stamp();
     if (!this.#data || stamp !== this.#stamp) {
       const info = readRunInfo(this.runDir);
       const ts = stamp === "none" ? [] : readRunTrajectories(this.runDir);
       this.#data = viewerData(ts, { title: runTitle(this.runDir, info), passThreshold: info.passThreshold, k: info.k });
+      this.#trajectories = ts;
       this.#stamp = stamp;
     }
-    return { stamp: this.#stamp, data: this.#data };
+    return { stamp: this.#stamp, data: this.#data, trajectories: this.#trajectories };
+  }
+
+  /** The report of what finished so far (k from run.json, else the most samples any task has). */
+  report(): string {
+    const { data, trajectories } = this.current();
+    const samples = new Map<string, number>();
+    for (const t of trajectories) samples.set(t.row_id, (samples.get(t.row_id) ?? 0) + 1);
+    const k = data.k ?? Math.max(1, ...samples.values());
+    const summary = summarize(trajectories, { k, passThreshold: data.pass_threshold });
+    return reportHtml(summary, data.title, trajectories, { viewer: "./" });
   }
 }
 
@@ -67,12 +82,12 @@ export function serveView(runDir: string, opts: ViewServerOptions = {}): ViewSer
     try {
       if (path === "/stamp") return new Response(watch.stamp(), { headers });
       if (path === "/data.json") return Response.json(watch.current().data, { headers });
+      const html = { ...headers, "content-type": "text/html; charset=utf-8" };
       if (path === "/" || path === "/index.html") {
         const { stamp, data } = watch.current();
-        return new Response(viewerHtml(data, { stamp }), {
-          headers: { ...headers, "content-type": "text/html; charset=utf-8" },
-        });
+        return new Response(viewerHtml(data, { stamp, report: "report" }), { headers: html });
       }
+      if (path === "/report") return new Response(watch.report(), { headers: html });
     } catch (e) {
       return new Response(`${(e as Error).message}\n`, { status: 500, headers });
     }

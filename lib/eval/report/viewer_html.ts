@@ -9,7 +9,7 @@ import { VIEWER_SCRIPT } from "./viewer_script.ts";
 
 const STYLE = `
 body{font-family:sans-serif;margin:1.2em 2em;color:#222;font-size:14px}
-h1{font-size:20px;margin:0}.sub{color:#666;margin:.2em 0 1em}
+h1{font-size:20px;margin:0}h1 a.report{font-size:14px;font-weight:normal;margin-left:1em}.sub{color:#666;margin:.2em 0 1em}
 .filters{display:flex;flex-wrap:wrap;gap:.6em 1.2em;align-items:center;margin-bottom:1em;padding:.6em;background:#f6f6f6}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;font-size:13px;vertical-align:top}
 th{background:#f4f4f4}
@@ -33,15 +33,18 @@ details>summary{cursor:pointer;color:#1a5fb4}details.sys,details.tools{margin:.4
 .tool{margin:.4em 0 .8em}.kv th{width:11em}
 `;
 
-/** How a served page finds its server; absent for a static page. */
+/** Options of `viewerHtml`. */
 export interface LiveOptions {
-  /** The data's current stamp (the server's `stamp` answers it until the run writes more). */
-  stamp: string;
+  /** Served: the data's current stamp (the server's `stamp` answers it until the run writes more); the page polls. */
+  stamp?: string;
+  /** The run's report, relative to the page (`report.html` beside it); without it the page has no report link. */
+  report?: string;
 }
 
-/** The viewer page for `data`; with `live`, it polls its server for new episodes. */
-export function viewerHtml(data: ViewerData, live?: LiveOptions): string {
-  const attrs = live ? ` data-live="1" data-stamp="${esc(live.stamp)}"` : "";
+/** The viewer page for `data`; with a `stamp`, it polls its server for new episodes. */
+export function viewerHtml(data: ViewerData, opts: LiveOptions = {}): string {
+  const attrs = (opts.stamp !== undefined ? ` data-live="1" data-stamp="${esc(opts.stamp)}"` : "") +
+    (opts.report ? ` data-report="${esc(opts.report)}"` : "");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(data.title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -4,11 +4,25 @@
  * as markup. State lives in the location hash (`#profile=…&task=…&ep=ID&vs=ID2`), so links from the report and the
  * browser's back button work, and a live reload keeps the view.
  */
-export const VIEWER_SCRIPT = String.raw`(() => {
+
+/**
+ * A line holding a harness's truncation mark: the viewer highlights it and keeps it in a folded result's preview. The
+ * shared profile suite checks that every built-in profile's own mark on a long output matches it.
+ */
+export const TRUNCATION_MARK: RegExp = new RegExp(
+  [
+    "truncated|omitted|elided|clipped|too long|exceeded|persisted-output|full output",
+    String.raw`\[\.\.\.\]|\.\.\. ?\d+ (more )?(lines|chars|characters|bytes|tokens)`,
+    String.raw`(lines|chars|characters|bytes|tokens) cut|showing lines \d+-\d+ of \d+`,
+  ].join("|"),
+  "i",
+);
+
+/** The viewer's script, as the page embeds it. */
+export const VIEWER_SCRIPT: string = String.raw`(() => {
 "use strict";
 const FOLD_LINES = 40, FOLD_CHARS = 6000, HEAD = 15, TAIL = 10;
-// Harnesses' truncation wording varies; this catches the common marks so they stay visible when a result is folded.
-const TRUNC = /(truncated|omitted|elided|clipped|too long|persisted-output|\[\.\.\.\]|\.\.\. ?\d+ (more )?(lines|chars|characters|bytes|tokens))/i;
+const TRUNC = new RegExp(${JSON.stringify(TRUNCATION_MARK.source)}, "i");
 let DATA = JSON.parse(document.getElementById("pgs-data").textContent);
 const LIVE = document.body.dataset.live === "1";
 
@@ -265,7 +279,8 @@ function render() {
   const root = document.getElementById("app");
   const ids = byId();
   const head = h("header", {},
-    h("h1", {}, DATA.title),
+    h("h1", {}, DATA.title, document.body.dataset.report
+      ? h("a", { class: "report", href: document.body.dataset.report }, "report") : null),
     h("p", { class: "sub" }, DATA.episodes.length + (DATA.episodes.length === 1 ? " episode" : " episodes") + " · pass at reward ≥ " + DATA.pass_threshold +
       (DATA.k ? " · k = " + DATA.k : "") + " · read " + DATA.generated_at.replace("T", " ").slice(0, 19) +
       (LIVE ? " · live" : "")));
