@@ -4,7 +4,7 @@ import { type Trajectory, TRAJECTORY_FORMAT } from "../trajectory.ts";
 import { passAtK } from "./pass_at_k.ts";
 import { reportHtml } from "./report_html.ts";
 import { curve, runStats, turnsBins } from "./run_stats.ts";
-import { viewerData } from "./viewer_data.ts";
+import { packViewerData, UNPACK_SCRIPT, viewerData } from "./viewer_data.ts";
 import { viewerHtml } from "./viewer_html.ts";
 import { VIEWER_SCRIPT } from "./viewer_script.ts";
 
@@ -128,11 +128,36 @@ Deno.test("viewer.html: data embedded so no episode text can end the script, tok
   assert.equal(html.match(/<\/script>/g)?.length, 2, "only the page's own two script elements close");
   assert.match(html, /&lt;\/title&gt;&lt;b&gt;x/);
   const json = html.split('<script type="application/json" id="pgs-data">')[1].split("</script>")[0];
-  assert.deepEqual(JSON.parse(json), data, "the embedded JSON reads back the same");
+  const unpack = new Function(`${UNPACK_SCRIPT}; return unpack;`)();
+  assert.deepEqual(unpack(JSON.parse(json)), data, "the embedded JSON reads back the same");
   assert.doesNotMatch(html, /<link|src=|@import|url\(/i);
 });
 
 Deno.test("viewer script: parses as JavaScript (the browser test runs it)", () => {
   // new Function compiles without running: a syntax error in the embedded text fails here, before any browser.
   assert.equal(typeof new Function(VIEWER_SCRIPT), "function");
+});
+
+Deno.test("viewer data: what episodes share (system prompt, tool schemas) is sent once and restored whole", () => {
+  const system = "You are a coding agent. ".repeat(40);
+  const tools = [{ type: "function" as const, function: { name: "bash", description: "run", parameters: {} } }];
+  const ts = [0, 1, 2].map((i) =>
+    traj({
+      row_id: "a",
+      sample: i,
+      tools: i < 2 ? tools : [],
+      messages: [
+        { role: "system", content: system },
+        { role: "user", content: "x".repeat(300 + i) },
+        { role: "user", content: [{ type: "text", text: system }] },
+      ],
+    })
+  );
+  const data = viewerData(ts, { title: "t", passThreshold: 1 });
+  const packed = packViewerData(data);
+  assert.deepEqual(packed.strings, [system], "only the long text that repeats");
+  assert.equal((packed.tool_sets as unknown[]).length, 2);
+  assert.ok(JSON.stringify(packed).length < JSON.stringify(data).length - system.length);
+  const unpack = new Function(`${UNPACK_SCRIPT}; return unpack;`)();
+  assert.deepEqual(unpack(JSON.parse(JSON.stringify(packed))), data);
 });

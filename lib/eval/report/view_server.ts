@@ -8,7 +8,7 @@ import { readRunInfo, readRunTrajectories, runTitle } from "../run_dir.ts";
 import { summarize } from "../summary.ts";
 import type { Trajectory } from "../trajectory.ts";
 import { reportHtml } from "./report_html.ts";
-import { type ViewerData, viewerData } from "./viewer_data.ts";
+import { packViewerData, type ViewerData, viewerData } from "./viewer_data.ts";
 import { viewerHtml } from "./viewer_html.ts";
 
 /** Options of `serveView`. */
@@ -81,7 +81,7 @@ export function serveView(runDir: string, opts: ViewServerOptions = {}): ViewSer
     const headers = { "cache-control": "no-store" };
     try {
       if (path === "/stamp") return new Response(watch.stamp(), { headers });
-      if (path === "/data.json") return Response.json(watch.current().data, { headers });
+      if (path === "/data.json") return Response.json(packViewerData(watch.current().data), { headers });
       const html = { ...headers, "content-type": "text/html; charset=utf-8" };
       if (path === "/" || path === "/index.html") {
         const { stamp, data } = watch.current();

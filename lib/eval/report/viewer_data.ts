@@ -66,3 +66,51 @@ export function viewerData(
     episodes: latestById(all).map(viewerEpisode),
   };
 }
+
+/** Strings at least this long that occur more than once (system prompts, instructions) are sent once. */
+const SHARED_MIN = 256;
+
+/**
+ * `data` with what repeats across episodes sent once: each distinct `tools` list goes to `tool_sets` (an episode keeps
+ * its index), and each long message text that occurs more than once goes to `strings` (the content becomes
+ * `{"$s": index}`). A run's episodes share their profile's system prompt and tool schemas, which would otherwise be
+ * most of the page. `UNPACK_SCRIPT` undoes it in the page.
+ */
+export function packViewerData(data: ViewerData): Record<string, unknown> {
+  const seen = new Map<string, number>();
+  for (const e of data.episodes) {
+    for (const m of e.messages) {
+      if (typeof m.content === "string" && m.content.length >= SHARED_MIN) {
+        seen.set(m.content, (seen.get(m.content) ?? 0) + 1);
+      }
+    }
+  }
+  const strings: string[] = [];
+  const stringIndex = new Map<string, number>();
+  const toolSets: unknown[] = [];
+  const toolIndex = new Map<string, number>();
+  const episodes = data.episodes.map((e) => {
+    const key = JSON.stringify(e.tools);
+    if (!toolIndex.has(key)) toolIndex.set(key, toolSets.push(e.tools) - 1);
+    const messages = e.messages.map((m) => {
+      if (typeof m.content !== "string" || (seen.get(m.content) ?? 0) < 2) return m;
+      if (!stringIndex.has(m.content)) stringIndex.set(m.content, strings.push(m.content) - 1);
+      return { ...m, content: { $s: stringIndex.get(m.content)! } };
+    });
+    return { ...e, tools: toolIndex.get(key)!, messages };
+  });
+  return { ...data, packed: true, strings, tool_sets: toolSets, episodes };
+}
+
+/** The page's inverse of `packViewerData`, as JavaScript: `unpack(d)` restores every episode in place. */
+export const UNPACK_SCRIPT = `function unpack(d) {
+  if (!d.packed) return d;
+  for (const e of d.episodes) {
+    e.tools = d.tool_sets[e.tools];
+    for (const m of e.messages) {
+      if (m.content && typeof m.content === "object" && !Array.isArray(m.content)) m.content = d.strings[m.content.$s];
+    }
+  }
+  delete d.packed; delete d.strings; delete d.tool_sets;
+  return d;
+}`;

@@ -4,7 +4,7 @@
  * `stamp` and reloads `data.json` when the run has written more.
  */
 import { esc, scriptJson } from "./html.ts";
-import type { ViewerData } from "./viewer_data.ts";
+import { packViewerData, type ViewerData } from "./viewer_data.ts";
 import { VIEWER_SCRIPT } from "./viewer_script.ts";
 
 const STYLE = `
@@ -50,7 +50,7 @@ export function viewerHtml(data: ViewerData, opts: LiveOptions = {}): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>${STYLE}</style></head><body${attrs}>
 <div id="app"><noscript>The viewer needs JavaScript; trajectories.jsonl beside it holds the same episodes.</noscript></div>
-<script type="application/json" id="pgs-data">${scriptJson(data)}</script>
+<script type="application/json" id="pgs-data">${scriptJson(packViewerData(data))}</script>
 <script>${VIEWER_SCRIPT.replace(/<\/script/gi, "<\\/script")}</script>
 </body></html>
 `;

@@ -4,6 +4,7 @@
  * as markup. State lives in the location hash (`#profile=…&task=…&ep=ID&vs=ID2`), so links from the report and the
  * browser's back button work, and a live reload keeps the view.
  */
+import { UNPACK_SCRIPT } from "./viewer_data.ts";
 
 /**
  * A line holding a harness's truncation mark: the viewer highlights it and keeps it in a folded result's preview. The
@@ -23,7 +24,8 @@ export const VIEWER_SCRIPT: string = String.raw`(() => {
 "use strict";
 const FOLD_LINES = 40, FOLD_CHARS = 6000, HEAD = 15, TAIL = 10;
 const TRUNC = new RegExp(${JSON.stringify(TRUNCATION_MARK.source)}, "i");
-let DATA = JSON.parse(document.getElementById("pgs-data").textContent);
+${UNPACK_SCRIPT}
+let DATA = unpack(JSON.parse(document.getElementById("pgs-data").textContent));
 const LIVE = document.body.dataset.live === "1";
 
 function h(tag, attrs, ...kids) {
@@ -306,7 +308,7 @@ if (LIVE) {
       const now = await r.text();
       if (now === stamp) return;
       const d = await fetch("data.json", { cache: "no-store" });
-      DATA = await d.json();
+      DATA = unpack(await d.json());
       stamp = now;
       searchCache.clear();
       // A reload keeps what is open: an open <details> would be closed by a re-render, so the list only is redrawn.
