@@ -4,6 +4,8 @@ import { join, resolve } from "node:path";
 import type { Summary } from "../lib/eval/summary.ts";
 import { latestById, readTrajectories, type Trajectory } from "../lib/eval/trajectory.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
+import type { Turn } from "../lib/script/script.ts";
+import { startStub } from "../stub/server.ts";
 
 registerBuiltins();
 
@@ -25,6 +27,26 @@ export async function pgs(args: string[]): Promise<{ code: number; stderr: strin
 /** Runs `pgs eval ...args` to its end. */
 export function pgsEval(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
   return pgs(["eval", ...args]);
+}
+
+/**
+ * Runs `pgs eval --endpoint STUB ...args` against a stub answering `turns` by history (model `stub-model`, its
+ * requests recorded in `dir/requests.jsonl`), then stops the stub; the eval must exit 0.
+ */
+export async function stubEval(dir: string, turns: Turn[], args: string[]): Promise<void> {
+  const stub = await startStub({
+    turns,
+    out: join(dir, "requests.jsonl"),
+    model: "stub-model",
+    hostname: "127.0.0.1",
+    advance: "history",
+  });
+  try {
+    const r = await pgsEval(["--endpoint", `http://127.0.0.1:${stub.port}`, ...args]);
+    assert.equal(r.code, 0, r.stderr);
+  } finally {
+    await stub.stop();
+  }
 }
 
 /** Starts `pgs eval ...args` in the background (stderr piped). */

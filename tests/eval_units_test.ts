@@ -18,40 +18,15 @@ import { LocalExecEnv } from "../lib/runtime/local_env.ts";
 import { parseRows } from "../lib/eval/load_rows.ts";
 import { Progress } from "../lib/eval/progress.ts";
 import { reportHtml } from "../lib/eval/report/report_html.ts";
+import { traj } from "./trajectory_fixture.ts";
 import { rowIds } from "../lib/eval/run_episodes.ts";
 import { summarize } from "../lib/eval/summary.ts";
-import { readTrajectories, type Trajectory, TRAJECTORY_FORMAT, TrajectoryWriter } from "../lib/eval/trajectory.ts";
+import { readTrajectories, TrajectoryWriter } from "../lib/eval/trajectory.ts";
 import type { HarborEpisode } from "../lib/env/harbor_env.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 
 registerBuiltins();
-
-function traj(p: Partial<Trajectory> & { row_id: string; sample: number }): Trajectory {
-  return {
-    format: TRAJECTORY_FORMAT,
-    id: `${p.row_id}/${p.sample}`,
-    task: p.task ?? `task-${p.row_id}`,
-    task_dir: `/tasks/${p.row_id}`,
-    profile: "pi@0.73.1",
-    profile_key: "pi",
-    policy: "script",
-    messages: [],
-    tools: [],
-    chat_template_kwargs: {},
-    answer: "",
-    reward: 1,
-    metrics: {},
-    exit_status: "stop_rule",
-    turns: 2,
-    counters: { tool_calls: 1, format_errors: 0, unknown_tools: 0 },
-    timings: { start_ms: 400, policy_ms: 10, tools_ms: 20, verify_ms: 500, total_ms: 1000 },
-    docker_host: "default",
-    started_at: "",
-    ended_at: "",
-    ...p,
-  };
-}
 
 Deno.test("config: flags win over the file, YAML keys take kebab or snake case", async () => {
   const dir = await Deno.makeTempDir();

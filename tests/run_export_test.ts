@@ -11,9 +11,8 @@ import { splitProfile } from "../lib/export/atif.ts";
 import type { AtifTrajectory } from "../lib/export/atif_types.ts";
 import { validateAtif } from "../lib/export/atif_validate.ts";
 import { sftRow } from "../lib/export/sft.ts";
-import { startStub } from "../stub/server.ts";
 import { dockerTest } from "./docker_helpers.ts";
-import { assertSummaryMatches, pgs, pgsEval } from "./eval_helpers.ts";
+import { assertSummaryMatches, pgs, pgsEval, stubEval } from "./eval_helpers.ts";
 import { EXAMPLE_TASKS } from "./profile_helpers.ts";
 
 const COUNT = join(EXAMPLE_TASKS, "count-error-lines");
@@ -132,30 +131,8 @@ dockerTest("export atif/sft: token ids become per-step metrics; a format error i
       }],
     },
   ];
-  const stub = await startStub({
-    turns,
-    out: join(dir, "requests.jsonl"),
-    model: "stub-model",
-    hostname: "127.0.0.1",
-    advance: "history",
-  });
   const run = join(dir, "run");
-  try {
-    const r = await pgsEval([
-      "--tasks",
-      COUNT,
-      "--endpoint",
-      `http://127.0.0.1:${stub.port}`,
-      "--profile",
-      "mini-swe-agent",
-      "--token-ids",
-      "--out",
-      run,
-    ]);
-    assert.equal(r.code, 0, r.stderr);
-  } finally {
-    await stub.stop();
-  }
+  await stubEval(dir, turns, ["--tasks", COUNT, "--profile", "mini-swe-agent", "--token-ids", "--out", run]);
   const [t] = latestById(readTrajectories(join(run, "trajectories.jsonl")));
   assert.equal(t.reward, 1, t.answer);
   assert.equal(t.counters.format_errors, 1);

@@ -7,10 +7,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { latestById, readTrajectories, type Trajectory } from "../lib/eval/trajectory.ts";
-import { startStub } from "../stub/server.ts";
 import { Browser, ignoreBrowser } from "./browser.ts";
 import { dockerAvailable, ignoreDocker } from "./docker_helpers.ts";
-import { pgs, pgsEval, ROOT } from "./eval_helpers.ts";
+import { pgs, pgsEval, ROOT, stubEval } from "./eval_helpers.ts";
 import { EXAMPLE_TASKS } from "./profile_helpers.ts";
 
 const COUNT = join(EXAMPLE_TASKS, "count-error-lines");
@@ -139,30 +138,8 @@ Deno.test({
       }],
     },
   ];
-  const stub = await startStub({
-    turns,
-    out: join(dir, "requests.jsonl"),
-    model: "stub-model",
-    hostname: "127.0.0.1",
-    advance: "history",
-  });
   const run = join(dir, "run");
-  try {
-    const r = await pgsEval([
-      "--tasks",
-      COUNT,
-      "--endpoint",
-      `http://127.0.0.1:${stub.port}`,
-      "--profile",
-      "mini-swe-agent",
-      "--token-ids",
-      "--out",
-      run,
-    ]);
-    assert.equal(r.code, 0, r.stderr);
-  } finally {
-    await stub.stop();
-  }
+  await stubEval(dir, turns, ["--tasks", COUNT, "--profile", "mini-swe-agent", "--token-ids", "--out", run]);
   const [t] = latestById(readTrajectories(join(run, "trajectories.jsonl")));
   // mini-swe-agent's own validation makes a call to a tool it lacks a format error, worded by the harness.
   assert.deepEqual(t.turn_flags?.map((f) => [f.turn, f.format_error?.slice(0, 22)]), [

@@ -1,38 +1,12 @@
 import assert from "node:assert/strict";
-import { summarize } from "../summary.ts";
-import { type Trajectory, TRAJECTORY_FORMAT } from "../trajectory.ts";
-import { passAtK } from "./pass_at_k.ts";
-import { reportHtml } from "./report_html.ts";
-import { curve, runStats, turnsBins } from "./run_stats.ts";
-import { packViewerData, UNPACK_SCRIPT, viewerData } from "./viewer_data.ts";
-import { viewerHtml } from "./viewer_html.ts";
-import { VIEWER_SCRIPT } from "./viewer_script.ts";
-
-function traj(p: Partial<Trajectory> & { row_id: string; sample: number }): Trajectory {
-  return {
-    format: TRAJECTORY_FORMAT,
-    id: `${p.row_id}/${p.sample}`,
-    task: p.task ?? `task-${p.row_id}`,
-    task_dir: `/tasks/${p.row_id}`,
-    profile: "pi@0.73.1",
-    profile_key: "pi",
-    policy: "script",
-    messages: [],
-    tools: [],
-    chat_template_kwargs: {},
-    answer: "",
-    reward: 1,
-    metrics: {},
-    exit_status: "stop_rule",
-    turns: 2,
-    counters: { tool_calls: 1, format_errors: 0, unknown_tools: 0 },
-    timings: { start_ms: 400, policy_ms: 10, tools_ms: 20, verify_ms: 500, total_ms: 1000 },
-    docker_host: "default",
-    started_at: "",
-    ended_at: "",
-    ...p,
-  };
-}
+import { summarize } from "../lib/eval/summary.ts";
+import { traj } from "./trajectory_fixture.ts";
+import { passAtK } from "../lib/eval/report/pass_at_k.ts";
+import { reportHtml } from "../lib/eval/report/report_html.ts";
+import { curve, runStats, turnsBins } from "../lib/eval/report/run_stats.ts";
+import { packViewerData, UNPACK_SCRIPT, viewerData } from "../lib/eval/report/viewer_data.ts";
+import { viewerHtml } from "../lib/eval/report/viewer_html.ts";
+import { VIEWER_SCRIPT } from "../lib/eval/report/viewer_script.ts";
 
 Deno.test("pass@k: the unbiased estimator, against C(n-c,k)/C(n,k) by hand", () => {
   // n=5, c=2, k=2: 1 - C(3,2)/C(5,2) = 1 - 3/10.
