@@ -93,8 +93,8 @@ rm -rf "$d"
  * process that escaped it: one in the command's session (`set -m` jobs), or started since the command began (`setsid`
  * escapes; commands on one channel run one at a time, so anything that new is the command's, or a background job's
  * child). Builtins only, so that it works while a fork bomb holds every pid. It prints `PGS-KILL START` (`-` when the
- * command was gone before its start time could be read) and returns 0 once two scans in a row find no such process,
- * zombies included (they hold pids until reaped), else 3: the caller asks again.
+ * command was gone before its start time could be read) and returns 0 once no such process is left, zombies included
+ * (they hold pids until reaped), else 3: the caller asks again.
  */
 const KILL_FUNCTION = String.raw`
 pgs_kill() {
@@ -102,11 +102,7 @@ pgs_kill() {
   if [ -z "$2" ] && read -r x < /proc/$p/stat 2>/dev/null; then x=\${x##*) }; set -- $x; shift 19; st=$1; fi
   printf 'PGS-KILL %s\n' "\${st:--}"
   n=0; while kill -9 -"$p" 2>/dev/null && [ $n -lt 200 ]; do n=$((n+1)); done
-  # Done after two clean passes in a row: a pass reads the process list once, so a child forked by a parent that died
-  # before the pass reached it is missing from that pass's list, and only the next one sees it.
-  clean=0
-  for pass in 1 2 3 4 5; do
-    kill -9 -"$p" 2>/dev/null
+  for pass in 1 2 3; do
     left=0
     for s in /proc/[0-9]*/stat; do
       q=\${s#/proc/}; q=\${q%/stat}
@@ -118,7 +114,7 @@ pgs_kill() {
         left=$((left+1)); [ "$1" = Z ] || kill -9 "$q" 2>/dev/null
       fi
     done
-    if [ $left -eq 0 ]; then clean=$((clean+1)); [ $clean -ge 2 ] && return 0; else clean=0; fi
+    [ $left -eq 0 ] && return 0
   done
   return 3
 }
