@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../lib/base/errors.ts";
 import { RunWatch, serveView } from "../lib/eval/report/view_server.ts";
 import { viewerHtml } from "../lib/eval/report/viewer_html.ts";
+import { writeWhole } from "../lib/export/run_dir.ts";
 import { type Command, parseFlags } from "./args.ts";
 
 /** The port `pgs view` serves on unless told. */
@@ -53,14 +54,7 @@ export const viewCommand: Command = {
       if (!await Deno.stat(parent).then((s) => s.isDirectory, () => false)) {
         throw new UsageError(`view: --out ${out}: the folder ${parent} does not exist`);
       }
-      const tmp = `${out}.partial-${Deno.pid}`;
-      try {
-        await Deno.writeTextFile(tmp, viewerHtml(data));
-        await Deno.rename(tmp, out);
-      } catch (e) {
-        await Deno.remove(tmp).catch(() => {});
-        throw e;
-      }
+      await writeWhole(out, (tmp) => Deno.writeTextFile(tmp, viewerHtml(data)));
       console.error(`wrote the viewer of ${data.episodes.length} episodes to ${out}`);
       return 0;
     }
