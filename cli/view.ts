@@ -3,8 +3,9 @@ import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../lib/base/errors.ts";
 import { RunWatch, serveView } from "../lib/eval/report/view_server.ts";
 import { viewerHtml } from "../lib/eval/report/viewer_html.ts";
-import { writeWhole } from "../lib/export/run_dir.ts";
+import { partialPath, writeWhole } from "../lib/export/run_dir.ts";
 import { type Command, parseFlags } from "./args.ts";
+import { onSignal } from "./signals.ts";
 
 /** The port `pgs view` serves on unless told. */
 export const DEFAULT_VIEW_PORT = 8300;
@@ -54,7 +55,17 @@ export const viewCommand: Command = {
       if (!await Deno.stat(parent).then((s) => s.isDirectory, () => false)) {
         throw new UsageError(`view: --out ${out}: the folder ${parent} does not exist`);
       }
-      await writeWhole(out, (tmp) => Deno.writeTextFile(tmp, viewerHtml(data)));
+      // On Ctrl-C the partial page would outlive the process: the exit hook removes it.
+      const off = onSignal("exit", () => {
+        try {
+          Deno.removeSync(partialPath(out));
+        } catch { /* nothing was written yet */ }
+      });
+      try {
+        await writeWhole(out, (tmp) => Deno.writeTextFile(tmp, viewerHtml(data)));
+      } finally {
+        off();
+      }
       console.error(`wrote the viewer of ${data.episodes.length} episodes to ${out}`);
       return 0;
     }

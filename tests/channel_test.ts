@@ -270,6 +270,16 @@ function channelSuite(variant: Variant): void {
     });
   });
 
+  dockerTest(name("a command lost with its server is killed with what it started"), async (docker) => {
+    await withVariant(docker, async (ch, id) => {
+      // Left running, it would go on into the next command (a fork bomb would hold the pids limit against it).
+      const r = await ch.exec("sleep 303 & kill -9 $PPID; wait", { shell: "sh" });
+      assert.equal(r.exitCode, 255);
+      assert.ok(!(await processArgs(docker, id)).includes("sleep 303"), "the lost command's job still runs");
+      assert.equal(text((await ch.exec("echo next")).stdout), "next\n");
+    });
+  });
+
   dockerTest(
     name("commands run as `/bin/sh -c` would (its $0 and error wording), long scripts too"),
     async (docker) => {

@@ -1,7 +1,7 @@
 /**
  * An eval run in an output folder: `run.json` (the settings), `trajectories.jsonl` (appended as episodes end),
- * `summary.json`, `report.html` and `viewer.html` (written at the end, and on Ctrl-C for what finished). A re-run with the same
- * folder skips finished episodes (and retries infrastructure errors) unless `redo`.
+ * `summary.json`, `report.html` and `viewer.html` (written at the end, and on Ctrl-C for what finished). A re-run
+ * with the same folder skips finished episodes (and retries infrastructure errors) unless `redo`.
  */
 import { join, resolve } from "node:path";
 import { Docker } from "../runtime/docker.ts";

@@ -47,6 +47,13 @@ export function shQuote(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
+/** How far one call got: whether its command started, when the call began, and the command's pid. */
+interface Progress {
+  started: boolean;
+  at: number;
+  pid?: string;
+}
+
 /** A persistent command channel into one container. */
 export class ExecChannel {
   #proc?: Deno.ChildProcess;
@@ -155,7 +162,7 @@ export class ExecChannel {
     const cwd = plainCwd ? opts.cwd ?? "." : ".";
     if (!this.#fallback && !this.#proc) await this.#start();
     if (this.#fallback) return this.#execFallback(full, cwd, opts);
-    const progress = { started: false, at: performance.now() };
+    const progress: Progress = { started: false, at: performance.now() };
     try {
       return await this.#execChannel(full, cwd, opts, progress);
     } catch {
@@ -163,7 +170,9 @@ export class ExecChannel {
       this.#drop();
       await this.#assertRunning("");
       if (progress.started) {
-        // The command ran (and may still run): running it again could repeat its effects, so report it as lost.
+        // The command ran (and may still run): running it again could repeat its effects, so report it as lost. What
+        // it started dies first: a fork bomb left running would hold the pids limit against the next command.
+        if (progress.pid) await this.#killUntilDone(progress.pid, performance.now() + KILL_GRACE_MS);
         const none = new Uint8Array();
         const durationMs = performance.now() - progress.at;
         return {
@@ -186,7 +195,7 @@ export class ExecChannel {
     script: string,
     cwd: string,
     opts: ExecOptions,
-    progress: { started: boolean },
+    progress: Progress,
   ): Promise<ExecResult> {
     const started = performance.now();
     const id = this.#nextId++;
@@ -201,6 +210,7 @@ export class ExecChannel {
     if (!pidMatch || Number(pidMatch[1]) !== id) throw new Error(`exec channel: bad reply ${JSON.stringify(pidLine)}`);
     const pid = pidMatch[2];
     progress.started = true;
+    progress.pid = pid;
     let timedOut = false;
     const timeoutMs = (opts.timeoutSec ?? DEFAULT_TIMEOUT_SEC) * 1000;
     let stuck: ReturnType<typeof setTimeout> | undefined;
