@@ -208,6 +208,14 @@ function channelSuite(variant: Variant): void {
         assert.match(text(r.stdout), /^\d+\n$/);
         assert.ok(performance.now() - started < 5000, "the call waited for a job that let go of its output");
         assert.ok((await processArgs(docker, id)).includes("sleep 302"), "the job survives the call");
+        // Nor one that keeps starting short-lived processes (they come and go while the server looks).
+        const busy = performance.now();
+        const churn = await ch.exec("nohup sh -c 'while :; do /bin/true; done' >/dev/null 2>&1 & sleep 0.5; echo $!", {
+          timeoutSec: 20,
+        });
+        assert.equal(churn.timedOut, false);
+        assert.ok(performance.now() - busy < 5000, "the call waited for a busy job that let go of its output");
+        await ch.exec(`kill -9 -${text(churn.stdout).trim()} 2>/dev/null; kill -9 ${text(churn.stdout).trim()}`);
         const late = await ch.exec("(sleep 1; echo late) & echo early");
         assert.deepEqual(summary(late), { exitCode: 0, stdout: "early\nlate\n", stderr: "", timedOut: false });
         // A job that keeps the output runs into the call's timeout, and goes with it; the earlier one stays.
