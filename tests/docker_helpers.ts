@@ -98,6 +98,21 @@ export async function containersWith(docker: Docker, ...labels: string[]): Promi
 }
 
 /**
+ * Containers of any label whose command holds `marker`: how a test finds the builder's intermediate containers, which
+ * carry no label of ours. Waits up to `settleMs` for them to go, since a cancelled build removes its container late.
+ */
+export async function containersRunning(docker: Docker, marker: string, settleMs = 0): Promise<string[]> {
+  const until = Date.now() + settleMs;
+  for (;;) {
+    const r = await docker.call(["ps", "-a", "--no-trunc", "--format", "{{.ID}} {{.Command}}"]);
+    if (r.code !== 0) throw new Error(`docker ps failed: ${r.stderr}`);
+    const found = new TextDecoder().decode(r.stdout).split("\n").filter((l) => l.includes(marker));
+    if (!found.length || Date.now() >= until) return found;
+    await new Promise((ok) => setTimeout(ok, 250));
+  }
+}
+
+/**
  * How many containers carry `pgs.pid=<pid>` (default: this process). Test modules run with `--parallel` share one
  * process, so pass more labels (e.g. `pgs.task=...`) to count only one test's containers.
  */

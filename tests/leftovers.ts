@@ -1,45 +1,93 @@
 /**
- * Run after the test suite (`deno task test`): fails when any pgs container on this host outlived the process that
- * owned it, i.e. a test leaked a container. Containers of live pgs processes (a run beside the tests) are not counted.
+ * Run around the test suite (`deno task test`): `--mark` before it notes the time, and the run after it fails when a
+ * container outlived the test that made it:
+ * - any pgs container on this host whose owning process is gone (containers of a live pgs run beside the tests are not
+ *   counted);
+ * - any stopped container without our label created since the mark: the builder's intermediate container of a failed
+ *   `RUN` step is one, and it carries no label of ours. Running ones are left out, as they may be someone's build.
  */
-import { hostname } from "node:os";
+import { createHash } from "node:crypto";
+import { hostname, tmpdir } from "node:os";
+import * as path from "node:path";
 import { ownerAlive } from "../lib/runtime/hygiene.ts";
 
+const markFile = path.join(
+  tmpdir(),
+  `pgs-tests-${createHash("sha256").update(Deno.cwd()).digest("hex").slice(0, 12)}.mark`,
+);
+if (Deno.args[0] === "--mark") {
+  // Docker prints creation times to the second; a second of slack keeps a container made in the mark's second.
+  await Deno.writeTextFile(markFile, String(Date.now() - 1000));
+  Deno.exit(0);
+}
+
 const ci = Deno.env.get("CI") === "true";
+const since = await Deno.readTextFile(markFile).then(Number, () => NaN);
 const engines = [Deno.env.get("DOCKER_HOST"), Deno.env.get("PGS_DOCKER_HOST_2")].filter((h, i) => i === 0 || h);
-let failed = false;
-for (const host of engines) {
+
+/** `docker ps -a ...args` on `host`: its lines, or null when the engine does not answer. */
+async function ps(host: string | undefined, args: string[]): Promise<string[] | null> {
   const out = await new Deno.Command("docker", {
-    args: [
-      "ps",
-      "-a",
-      "--filter",
-      "label=pgs=1",
-      "--filter",
-      `label=pgs.host=${hostname()}`,
-      "--format",
-      '{{.ID}} {{.Label "pgs.pid"}} {{.Label "pgs.pid-start"}} {{.Label "pgs.role"}} {{.Label "pgs.task"}}',
-    ],
+    args: ["ps", "-a", ...args],
     env: host ? { DOCKER_HOST: host } : {},
     stdout: "piped",
     stderr: "piped",
   }).output();
+  return out.code === 0 ? new TextDecoder().decode(out.stdout).split("\n").filter(Boolean) : null;
+}
+
+/** Docker's `CreatedAt` ("2026-12-03 07:16:05 +0000 UTC") as epoch milliseconds. */
+function createdMs(s: string): number {
+  const m = /^(\S+) (\S+) ([+-]\d\d)(\d\d)/.exec(s);
+  return m ? Date.parse(`${m[1]}T${m[2]}${m[3]}:${m[4]}`) : NaN;
+}
+
+let failed = false;
+for (const host of engines) {
   const where = host ?? "the default engine";
-  if (out.code !== 0) {
+  const ours = await ps(host, [
+    "--filter",
+    "label=pgs=1",
+    "--filter",
+    `label=pgs.host=${hostname()}`,
+    "--format",
+    '{{.ID}} {{.Label "pgs.pid"}} {{.Label "pgs.pid-start"}} {{.Label "pgs.role"}} {{.Label "pgs.task"}}',
+  ]);
+  const stopped = await ps(host, [
+    "--filter",
+    "status=exited",
+    "--filter",
+    "status=created",
+    "--format",
+    '{{.ID}}\t{{.Label "pgs"}}\t{{.CreatedAt}}\t{{.Command}}',
+  ]);
+  if (ours === null || stopped === null) {
     console.error(`leftovers: docker ps failed on ${where}${ci ? "" : " (no engine; skipped)"}`);
     failed ||= ci;
     continue;
   }
-  const leaked = new TextDecoder().decode(out.stdout).split("\n").filter(Boolean)
-    .filter((l) => {
-      const [, pid, start] = l.split(" ");
-      return !ownerAlive(Number(pid), start ?? "");
-    });
+  const leaked = ours.filter((l) => {
+    const [, pid, start] = l.split(" ");
+    return !ownerAlive(Number(pid), start ?? "");
+  });
+  const strays = Number.isNaN(since) ? [] : stopped.filter((l) => {
+    const [, label, created] = l.split("\t");
+    return !label && createdMs(created) >= since;
+  }).map((l) => l.replaceAll("\t", " "));
   if (leaked.length) {
     console.error(
       `leftovers: ${leaked.length} container(s) on ${where} outlived their test process:\n${leaked.join("\n")}`,
     );
-    failed = true;
-  } else console.error(`leftovers: no pgs container left behind on ${where}`);
+  }
+  if (strays.length) {
+    console.error(
+      `leftovers: ${strays.length} unlabelled stopped container(s) on ${where} were made during the tests:\n` +
+        strays.join("\n"),
+    );
+  }
+  if (leaked.length || strays.length) failed = true;
+  else console.error(`leftovers: no container left behind on ${where}`);
 }
+if (Number.isNaN(since)) console.error(`leftovers: no mark at ${markFile} (run with --mark first); strays not checked`);
+else await Deno.remove(markFile).catch(() => {});
 if (failed) Deno.exit(1);

@@ -8,7 +8,16 @@ import { InfraError } from "../lib/base/errors.ts";
 import { contextHash, ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
-import { BASE_IMAGE, containersWith, dockerTest, inspect, makeTask, removeTask, uniqueName } from "./docker_helpers.ts";
+import {
+  BASE_IMAGE,
+  containersRunning,
+  containersWith,
+  dockerTest,
+  inspect,
+  makeTask,
+  removeTask,
+  uniqueName,
+} from "./docker_helpers.ts";
 
 const FIX_WORD_COUNT = path.join(import.meta.dirname!, "..", "examples", "tasks", "fix-word-count");
 
@@ -298,7 +307,8 @@ dockerTest("sandbox: a Dockerfile image is built once per content hash", async (
 });
 
 dockerTest("sandbox: build_timeout_sec is honoured", async (docker) => {
-  const dockerfile = `FROM ${BASE_IMAGE}\nRUN echo ${crypto.randomUUID()} && sleep 30\n`;
+  const marker = crypto.randomUUID();
+  const dockerfile = `FROM ${BASE_IMAGE}\nRUN echo ${marker} && sleep 30\n`;
   await withTask({
     "environment/Dockerfile": dockerfile,
     "task.toml": `[environment]\nbuild_timeout_sec = 2\n`,
@@ -308,6 +318,7 @@ dockerTest("sandbox: build_timeout_sec is honoured", async (docker) => {
     const took = performance.now() - started;
     assert.ok(took < 15_000, `took ${took} ms`);
     assert.deepEqual(await containersWith(docker, `pgs.task=${task.name}`), []);
+    assert.deepEqual(await containersRunning(docker, marker, 10_000), [], "the cancelled build leaves no container");
     const tag = `pgs-env:${(await contextHash(task.paths.environmentDir)).slice(0, 16)}`;
     assert.equal(await docker.hasImage(tag), false);
   });

@@ -14,6 +14,7 @@ import { loadTask } from "../lib/task/task.ts";
 import { verify, type VerifyResult } from "../lib/verify/verifier.ts";
 import type { VerifierMode } from "../lib/task/verifier_mode.ts";
 import {
+  containersRunning,
   containersWith,
   dockerTest,
   HARBOR_FIXTURES,
@@ -289,11 +290,12 @@ dockerTest("workdir: the image's WORKDIR is the working directory when task.toml
 dockerTest(
   "separate: a verifier image that fails to build is an episode start error, never a reward of 0",
   async (docker) => {
+    const marker = `pgs-failed-build-${crypto.randomUUID()}`;
     const files = {
       // No docker_image: with one, Harbor's separate verifier reuses it ("prebuilt wins") and builds nothing.
       "task.toml": `[environment]\ncpus = 1\n[verifier]\nenvironment_mode = "separate"\n`,
       "environment/Dockerfile": "FROM pgs-base:1\n",
-      "tests/Dockerfile": "FROM pgs-base:1\nRUN exit 3\n",
+      "tests/Dockerfile": `FROM pgs-base:1\nRUN echo ${marker}; exit 3\n`,
     };
     await withTask(files, async (dir) => {
       const task = await loadTask(dir);
@@ -302,6 +304,7 @@ dockerTest(
       assert.equal(r?.stage, "build");
       assert.match(r?.error ?? "", /docker build of tests\/Dockerfile failed/);
       assert.deepEqual(await containersWith(docker, `pgs.task=${task.name}`), []);
+      assert.deepEqual(await containersRunning(docker, marker), [], "the failed RUN step's container is removed");
     });
   },
 );

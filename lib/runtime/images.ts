@@ -132,7 +132,8 @@ export class ImageStore {
         const mapped = this.images[tag] ?? tag;
         if (mapped !== tag || await this.docker.hasImage(tag)) return this.#inspect(mapped, task);
         const timeoutMs = task.config.environment.buildTimeoutSec * 1000;
-        const r = await this.docker.call(["build", "-q", "-t", tag, dir], { timeoutMs });
+        // --force-rm: the legacy builder keeps the container of a failed RUN step otherwise, an orphan per attempt.
+        const r = await this.docker.call(["build", "-q", "--force-rm", "-t", tag, dir], { timeoutMs });
         if (r.timedOut) {
           throw new InfraError(
             `${task.name}: docker build timed out after ${task.config.environment.buildTimeoutSec} s ` +
