@@ -98,10 +98,10 @@ export async function containersWith(docker: Docker, ...labels: string[]): Promi
 }
 
 /**
- * Containers of any label whose command holds `marker`: how a test finds the builder's intermediate containers, which
+ * Containers, in any state and of any label, whose command holds `marker`: how a test finds the builder's intermediate containers, which
  * carry no label of ours. Waits up to `settleMs` for them to go, since a cancelled build removes its container late.
  */
-export async function containersRunning(docker: Docker, marker: string, settleMs = 0): Promise<string[]> {
+export async function containersWithCommand(docker: Docker, marker: string, settleMs = 0): Promise<string[]> {
   const until = Date.now() + settleMs;
   for (;;) {
     const r = await docker.call(["ps", "-a", "--no-trunc", "--format", "{{.ID}} {{.Command}}"]);

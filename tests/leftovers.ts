@@ -9,6 +9,7 @@
 import { createHash } from "node:crypto";
 import { hostname, tmpdir } from "node:os";
 import * as path from "node:path";
+import { Docker } from "../lib/runtime/docker.ts";
 import { ownerAlive } from "../lib/runtime/hygiene.ts";
 
 const markFile = path.join(
@@ -25,15 +26,10 @@ const ci = Deno.env.get("CI") === "true";
 const since = await Deno.readTextFile(markFile).then(Number, () => NaN);
 const engines = [Deno.env.get("DOCKER_HOST"), Deno.env.get("PGS_DOCKER_HOST_2")].filter((h, i) => i === 0 || h);
 
-/** `docker ps -a ...args` on `host`: its lines, or null when the engine does not answer. */
+/** `docker ps -a ...args` on `host`, bounded like every call of the project: its lines, or null when it fails. */
 async function ps(host: string | undefined, args: string[]): Promise<string[] | null> {
-  const out = await new Deno.Command("docker", {
-    args: ["ps", "-a", ...args],
-    env: host ? { DOCKER_HOST: host } : {},
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return out.code === 0 ? new TextDecoder().decode(out.stdout).split("\n").filter(Boolean) : null;
+  const r = await new Docker(host).call(["ps", "-a", ...args], { timeoutMs: 30_000 }).catch(() => null);
+  return r?.code === 0 ? new TextDecoder().decode(r.stdout).split("\n").filter(Boolean) : null;
 }
 
 /** Docker's `CreatedAt` ("2026-12-03 07:16:05 +0000 UTC") as epoch milliseconds. */

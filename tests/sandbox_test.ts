@@ -10,8 +10,8 @@ import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
 import {
   BASE_IMAGE,
-  containersRunning,
   containersWith,
+  containersWithCommand,
   dockerTest,
   inspect,
   makeTask,
@@ -318,7 +318,11 @@ dockerTest("sandbox: build_timeout_sec is honoured", async (docker) => {
     const took = performance.now() - started;
     assert.ok(took < 15_000, `took ${took} ms`);
     assert.deepEqual(await containersWith(docker, `pgs.task=${task.name}`), []);
-    assert.deepEqual(await containersRunning(docker, marker, 10_000), [], "the cancelled build leaves no container");
+    assert.deepEqual(
+      await containersWithCommand(docker, marker, 10_000),
+      [],
+      "the cancelled build leaves no container",
+    );
     const tag = `pgs-env:${(await contextHash(task.paths.environmentDir)).slice(0, 16)}`;
     assert.equal(await docker.hasImage(tag), false);
   });

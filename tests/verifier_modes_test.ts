@@ -14,8 +14,8 @@ import { loadTask } from "../lib/task/task.ts";
 import { verify, type VerifyResult } from "../lib/verify/verifier.ts";
 import type { VerifierMode } from "../lib/task/verifier_mode.ts";
 import {
-  containersRunning,
   containersWith,
+  containersWithCommand,
   dockerTest,
   HARBOR_FIXTURES,
   harborFixtureImages,
@@ -304,7 +304,7 @@ dockerTest(
       assert.equal(r?.stage, "build");
       assert.match(r?.error ?? "", /docker build of tests\/Dockerfile failed/);
       assert.deepEqual(await containersWith(docker, `pgs.task=${task.name}`), []);
-      assert.deepEqual(await containersRunning(docker, marker), [], "the failed RUN step's container is removed");
+      assert.deepEqual(await containersWithCommand(docker, marker), [], "the failed RUN step's container is removed");
     });
   },
 );
