@@ -55,7 +55,14 @@
  *
  * @module
  */
-export { ContainerDeadError, EngineDownError, InfraError, TaskError, UsageError } from "./lib/base/errors.ts";
+export {
+  AgentTimeoutError,
+  ContainerDeadError,
+  EngineDownError,
+  InfraError,
+  TaskError,
+  UsageError,
+} from "./lib/base/errors.ts";
 export { setWarningSink } from "./lib/base/warn.ts";
 export {
   type AgentConfig,
@@ -126,6 +133,7 @@ export {
   type TurnFlag,
 } from "./lib/harness/mod.ts";
 export {
+  crossRows,
   type DockerHostOptions,
   type Engine,
   rowIds,
@@ -172,6 +180,7 @@ export {
   type ReasoningParser,
   reasoningParser,
   type RenderOptions,
+  TokenIdError,
   TokenModel,
   type TokenModelFiles,
   TokenSession,
@@ -187,11 +196,22 @@ export {
   type Trajectory,
   TRAJECTORY_FORMAT,
   TrajectoryWriter,
+  type WorkdirDiff,
+  type WorkdirFileChange,
 } from "./lib/eval/trajectory.ts";
-export { type PassStats, summarize, type Summary, SUMMARY_FORMAT, type TaskSummary } from "./lib/eval/summary.ts";
+export {
+  type GridCell,
+  type GroupPassAtK,
+  type PassStats,
+  summarize,
+  type Summary,
+  SUMMARY_FORMAT,
+  type TaskSummary,
+} from "./lib/eval/summary.ts";
 export {
   type CellStats,
   type CurvePoint,
+  type EpisodeTokens,
   type LiveOptions,
   passAtK,
   type ProfileFigures,
@@ -211,7 +231,7 @@ export {
   type ViewServer,
   type ViewServerOptions,
 } from "./lib/eval/report/mod.ts";
-export { readRunInfo, readRunTrajectories, type RunInfo } from "./lib/eval/run_dir.ts";
+export { readRunInfo, readRunTrajectories, type RunHeader, type RunInfo } from "./lib/eval/run_dir.ts";
 export {
   buildConfig,
   type EvalConfig,

@@ -5,7 +5,7 @@
  */
 import { Docker } from "../lib/runtime/docker.ts";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
-import { scriptPolicy } from "../lib/eval/policy.ts";
+import { type Policy, scriptPolicy } from "../lib/eval/policy.ts";
 import { makeBenchTask } from "./bench_task.ts";
 import type { Trajectory } from "../lib/eval/trajectory.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
@@ -63,6 +63,52 @@ for (const c of LEVELS) {
         median(ts.map((t) => t.timings.verify_ms))
       }; ${ok}/${n} rewarded, ${errors} infra errors)  peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB`,
   );
+}
+
+// The working-directory diff (pgs eval records it unless --no-diff): the same episodes without and with it, in
+// alternating rounds (the machine's load drifts). Its start copy runs while the policy answers the first turn (a
+// scripted policy answers at once: the worst case), its end copy and the diff while the verifier runs.
+if (Deno.env.get("BENCH_DIFF") !== "0") {
+  console.log("workdir diff (a docker cp of the working directory at the start and at the end, then the diff):");
+  // A model's latency hides the start copy: the same script, each turn answered after 500 ms.
+  const slow: Policy = {
+    name: "script, 500 ms a turn",
+    turn: async (req) => (await new Promise((r) => setTimeout(r, 500)), await policy.turn(req)),
+  };
+  for (const [c, p] of [[1, policy], [8, policy], [1, slow]] as const) {
+    const n = Math.max(6, c * PER_SLOT);
+    const totals: Record<string, number[]> = { off: [], on: [] };
+    const secs: Record<string, number> = { off: 0, on: 0 };
+    let shown = 0;
+    for (let round = 0; round < 2; round++) {
+      for (const workdirDiff of [false, true]) {
+        const rows = Array.from({ length: n }, (_, i) => ({
+          task_dir: dir,
+          messages: [{ role: "user" as const, content: `diff ${round} #${i}` }],
+        }));
+        const t0 = performance.now();
+        const ts = (await runEpisodes(p, rows, { profile: "pi" }, {
+          k: 1,
+          maxConcurrent: c,
+          maxStarting: Math.min(c, 8),
+          workdirDiff,
+        })).flat();
+        const mode = workdirDiff ? "on" : "off";
+        secs[mode] += (performance.now() - t0) / 1000;
+        totals[mode].push(...ts.map((t) => t.timings.total_ms));
+        if (workdirDiff) shown += ts.filter((t) => t.workdir_diff?.files.some((f) => f.path === "out.txt")).length;
+      }
+    }
+    const [off, on] = [median(totals.off), median(totals.on)];
+    const rate = (m: string) => (2 * n / secs[m] * 60).toFixed(0);
+    console.log(
+      `  ${
+        p === slow ? "500 ms a turn, " : ""
+      }${c} at once, 2×${n} episodes each: median episode ${off} ms without, ${on} ms with ` +
+        `(${on - off >= 0 ? "+" : ""}${on - off} ms); ${rate("off")} vs ${rate("on")} episodes/min; ` +
+        `${shown}/${2 * n} diffs show out.txt`,
+    );
+  }
 }
 
 // The floor: the same container work with the raw docker CLI, sequentially.

@@ -19,17 +19,50 @@ export interface Command {
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
+/** A value that looks like a negative number (`-1`, `-0.5`): an option's value, never an option. */
+const NEGATIVE = /^-(\d|\.\d)/;
+
+/**
+ * `-k -1` and `--seed -3` as `-k=-1` and `--seed=-3`: parseArgs reads a value starting with a dash as "ambiguous", so a
+ * negative number would never reach the check that says what is wrong with it.
+ */
+function joinNegatives(argv: string[], options: Options): string[] {
+  const takesValue = (arg: string) => {
+    if (arg.startsWith("--")) return options[arg.slice(2)]?.type === "string";
+    if (/^-[^-]$/.test(arg)) return Object.values(options).some((o) => o.short === arg[1] && o.type === "string");
+    return false;
+  };
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--") return [...out, ...argv.slice(i)];
+    if (takesValue(argv[i]) && NEGATIVE.test(argv[i + 1] ?? "")) {
+      out.push(argv[i].startsWith("--") ? `${argv[i]}=${argv[i + 1]}` : `${argv[i]}${argv[i + 1]}`);
+      i++;
+    } else out.push(argv[i]);
+  }
+  return out;
+}
+
+/** parseArgs' message as one line naming the flag. */
+function flagMessage(message: string): string {
+  const first = message.split("\n")[0].split(". To specify")[0];
+  const ambiguous = /^Option '([^']+)' argument is ambiguous/.exec(first);
+  if (ambiguous) {
+    const flag = ambiguous[1], spelled = flag.startsWith("--") ? `${flag}=VALUE` : `${flag}VALUE`;
+    return `${flag} needs a value (to pass one that starts with a dash, write ${spelled})`;
+  }
+  const missing = /^Option '(?:-\w, )?(--?[\w-]+)[^']*' argument missing/.exec(first);
+  if (missing) return `${missing[1]} needs a value`;
+  return first;
+}
+
 /** Parses `argv` strictly; `--help` is added to every command. */
 export function parseFlags<O extends Options>(cmd: string, argv: string[], options: O) {
+  const all = { ...options, help: { type: "boolean", short: "h" } } as const;
   try {
-    return parseArgs({
-      args: argv,
-      options: { ...options, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-      strict: true,
-    });
+    return parseArgs({ args: joinNegatives(argv, all), options: all, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${cmd}: ${(e as Error).message.split("\n")[0].split(". To specify")[0]}`);
+    throw new UsageError(`${cmd}: ${flagMessage((e as Error).message)}`);
   }
 }
 
@@ -60,4 +93,4 @@ export const VERIFIER_MODE_HELP =
   `  --verifier-mode M   where the tests run, for every task: isolated (a clean container holding a copy of the
                       working directory), shared (Harbor's default: the agent's container after the episode) or
                       separate (Harbor's separate verifier image). Default: the task's environment_mode, else
-                      isolated for the spec's layout (environment/workdir/, setup.sh, capture), else shared`;
+                      isolated for pgs's own layout (environment/workdir/, setup.sh, capture), else shared`;

@@ -8,6 +8,7 @@ import { loadProfilesModule } from "../lib/harness/load_module.ts";
 import { onSignal } from "./signals.ts";
 import { TOKEN_FLAGS, TOKEN_FLAGS_HELP, tokenModeFlags } from "./token_flags.ts";
 import { type Command, parseFlags, positiveInt, verifierModeFlag } from "./args.ts";
+import { listenError } from "./listen.ts";
 
 const usage = `Usage: pgs env serve [--host 127.0.0.1] [--port 8100] [--token-env NAME] [options]
 
@@ -31,7 +32,7 @@ Options:
   --chat-template-kwargs J  JSON object: the model's chat-template kwargs (lowest precedence)
   --images JSON             task image → replacement, e.g. '{"my-base:1": "my-base:1-tmux"}'
   --verifier-mode M         where the tests run, for every task: isolated, shared, separate or
-                            snapshot (default: the task's environment_mode, else isolated for the spec's layout,
+                            snapshot (default: the task's environment_mode, else isolated for pgs's own layout,
                             else Harbor's shared; see the README)
   --max-output N            characters of command output kept where a profile has no limit (default 16000)
   --idle-timeout SEC        close episodes idle this long (default 600)
@@ -126,7 +127,12 @@ export const envServe: Command = {
       maxStarting: positiveInt("env serve", "max-starting", values["max-starting"], 8),
     });
     const host = values.host ?? "127.0.0.1";
-    const http = Deno.serve({ hostname: host, port, onListen: () => {} }, server.app.fetch);
+    let http;
+    try {
+      http = Deno.serve({ hostname: host, port, onListen: () => {} }, server.app.fetch);
+    } catch (e) {
+      throw listenError("env serve", host, port, e);
+    }
     console.error(
       `pgs env serve: listening on http://${host}:${http.addr.port}/v1${token ? " (bearer token required)" : ""}${
         t ? ` (token mode: ${t.tokenizer.source})` : ""

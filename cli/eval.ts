@@ -7,6 +7,7 @@ import { DEFAULT_K, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_STARTING } from "../lib/
 import { DEFAULT_PASS_THRESHOLD } from "../lib/eval/summary.ts";
 import { onSignal } from "./signals.ts";
 import { type Command, parseFlags } from "./args.ts";
+import { checkOutputFolder } from "./output_path.ts";
 
 const usage = `Usage: pgs eval --tasks PATH (--endpoint URL | --policy oracle | --policy script:turns.json) [options]
 
@@ -22,6 +23,8 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
   --api-key-env NAME         environment variable holding the API key
   --policy P                 endpoint (default with --endpoint), oracle (solution/solve.sh), script:FILE (turns.json)
   --profiles a=1,b=2         weighted profile mix, one profile per task (group), drawn from sha256(seed, group, task)
+  --cross                    run every profile of --profiles on every task, k samples each (each task × profile
+                             its own group) instead of drawing one per task
   --profile NAME             one profile (default palingenesis-default@1)
   -k N                       samples per task (default ${DEFAULT_K})
   --temperature X, --top-p X, --top-k N, --max-tokens N   sampling (default: the server's)
@@ -43,10 +46,12 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
   --docker-host H            a Docker engine (repeat to spread episodes over several; default DOCKER_HOST)
   --out DIR                  output folder (default ./${DEFAULT_OUT})
   --redo                     discard finished episodes in --out and run everything again
+  --no-diff                  do not record the files each episode changed (workdir_diff; two copies of the
+                             working directory an episode, off the agent's path)
   --request-timeout SEC      seconds one model request may take (default ${DEFAULT_REQUEST_TIMEOUT_SEC})
   --pass-threshold X         a reward at or above X passes (default ${DEFAULT_PASS_THRESHOLD})
   --verifier-mode M          where the tests run, for every task: isolated, shared, separate or
-                             snapshot (default: the task's environment_mode, else isolated for the spec's layout,
+                             snapshot (default: the task's environment_mode, else isolated for pgs's own layout,
                              else Harbor's shared; see the README)
   --profiles-module FILE     a module registering more profiles
   --json                     print summary.json to stdout at the end
@@ -69,6 +74,7 @@ export const evalCommand: Command = {
       policy: { type: "string" },
       profiles: { type: "string" },
       profile: { type: "string" },
+      cross: { type: "boolean" },
       k: { type: "string", short: "k" },
       temperature: { type: "string" },
       "top-p": { type: "string" },
@@ -86,6 +92,7 @@ export const evalCommand: Command = {
       "reasoning-parser": { type: "string" },
       "tool-parser": { type: "string" },
       "no-rewrite-check": { type: "boolean" },
+      "no-diff": { type: "boolean" },
       seed: { type: "string" },
       "docker-host": { type: "string", multiple: true },
       out: { type: "string" },
@@ -103,13 +110,17 @@ export const evalCommand: Command = {
     const file = values.config ? await readConfigFile(values.config) : {};
     const flags: RawConfig = {};
     for (const [k, v] of Object.entries(values)) {
-      if (["config", "json", "help", "docker-host", "request-timeout", "no-rewrite-check"].includes(k)) continue;
+      if (["config", "json", "help", "docker-host", "request-timeout", "no-rewrite-check", "no-diff"].includes(k)) {
+        continue;
+      }
       flags[camel(k)] = v;
     }
     if (values["no-rewrite-check"]) flags.rewriteCheck = false;
+    if (values["no-diff"]) flags.workdirDiff = false;
     flags.requestTimeoutSec = values["request-timeout"];
     if (values["docker-host"]) flags.hosts = values["docker-host"];
     const cfg = buildConfig(file, flags, values.config);
+    await checkOutputFolder("eval", "--out", cfg.out); // a folder that holds a run is resumed
 
     const stop = new AbortController();
     let flush: (() => void) | undefined;
@@ -136,7 +147,8 @@ export const evalCommand: Command = {
         }${s.k > 1 ? `, pass@${s.k} ${pct(s["pass@k"])}` : ""}, ${s.overall.infra_errors} infra errors → ${r.out}`,
       );
       for (const [p, ps] of Object.entries(s.profiles)) {
-        console.error(`  ${p.padEnd(32)} pass@1 ${pct(ps["pass@1"]).padStart(6)}  (${ps.passes}/${ps.episodes})`);
+        const atK = s.k > 1 ? `  pass@${s.k} ${pct(ps["pass@k"]).padStart(6)}` : "";
+        console.error(`  ${p.padEnd(32)} pass@1 ${pct(ps["pass@1"]).padStart(6)}${atK}  (${ps.passes}/${ps.episodes})`);
       }
       return s.overall.infra_errors ? 1 : 0;
     } finally {

@@ -6,17 +6,21 @@ import { exportAtif } from "../lib/export/atif.ts";
 import { partialPath } from "../lib/export/run_dir.ts";
 import { DEFAULT_MIN_REWARD, exportSft } from "../lib/export/sft.ts";
 import { type Command, parseFlags } from "./args.ts";
+import { checkOutputFile } from "./output_path.ts";
 import { onSignal } from "./signals.ts";
 
-const atifUsage = `Usage: pgs export atif RUN_DIR OUT_DIR [--profiles-module PATH]
+const atifUsage = `Usage: pgs export atif RUN_DIR OUT_DIR [--token-ids] [--profiles-module PATH]
 
 Writes OUT_DIR/<task>__<profile>__s<sample>/trajectory.json for every episode of the eval run in RUN_DIR (a pgs eval
 --out), in Harbor's trajectory format ATIF v1.7: the agent is the profile (name, version, tool definitions), steps are
 the system prompt, the user turns, each agent turn with its tool calls and their results as its observation, per-step
-token ids and logprobs when the run recorded them, and final_metrics with the reward. Every document is checked
+token counts (and with --token-ids the token ids and logprobs) when the run recorded them, and final_metrics with the
+reward. Every document is checked
 against ATIF's rules before it is written. OUT_DIR must not exist; it appears only when every file is written.
 
 Options:
+  --token-ids              each agent step's metrics also has its turn's prompt_token_ids, completion_token_ids and
+                           logprobs (the run must have recorded them: pgs eval --token-ids or --tokenizer)
   --profiles-module PATH   a module of your own profiles (text protocols are read with the profile's parser)
   -h, --help               this help`;
 
@@ -71,7 +75,10 @@ export const exportAtifCommand: Command = {
   summary: "write each episode of an eval run as an ATIF v1.7 trajectory.json (Harbor's trajectory format)",
   usage: atifUsage,
   async run(argv) {
-    const { values, positionals } = parseFlags("export atif", argv, { "profiles-module": { type: "string" } });
+    const { values, positionals } = parseFlags("export atif", argv, {
+      "profiles-module": { type: "string" },
+      "token-ids": { type: "boolean" },
+    });
     if (values.help) return console.log(atifUsage), 0;
     if (positionals.length !== 2) throw new UsageError("export atif: expected RUN_DIR and OUT_DIR");
     const [run, out] = positionals;
@@ -81,7 +88,8 @@ export const exportAtifCommand: Command = {
     }
     await parentExists("export atif", out);
     if (values["profiles-module"]) await loadProfilesModule(values["profiles-module"]);
-    const done = await reported("export atif", out, () => exportAtif(run, out));
+    const tokenIds = values["token-ids"] === true;
+    const done = await reported("export atif", out, () => exportAtif(run, out, { tokenIds }));
     const skipped = done.skipped.length ? ` (${done.skipped.length} skipped: no prompt was ever sent)` : "";
     console.error(`wrote ${done.written.length} ATIF trajectories to ${out}${skipped}`);
     return 0;
@@ -104,7 +112,7 @@ export const exportSftCommand: Command = {
       throw new UsageError(`export sft: --min-reward must be a number, got ${JSON.stringify(raw)}`);
     }
     await runDir("export sft", run);
-    await parentExists("export sft", out);
+    await checkOutputFile("export sft", "OUT.jsonl", out);
     const done = await reported("export sft", out, () => exportSft(run, out, { minReward }));
     const empty = done.empty.length ? `, ${done.empty.length} passing without an assistant turn` : "";
     console.error(

@@ -14,8 +14,9 @@ below 1. Exit code 1 if any task is invalid.
 
 Options:
   --workers N   tasks checked at once (default ${DEFAULT_CHECK_WORKERS})
-  --json        print a JSON array: per task name, valid, verifier mode, oracle and nop rewards, metrics, timings,
-                error, hints and the last 4 kB of each test.sh output
+  --json        print a JSON array: per task name, valid, verifier mode, oracle and nop rewards, exit statuses,
+                solve.sh's exit code and stderr tail, metrics, timings, error, hints and the last 4 kB of each
+                test.sh output
 ${VERIFIER_MODE_HELP}
   -h, --help    this help`;
 
@@ -39,6 +40,10 @@ function json(r: CheckResult) {
     verifier_mode: r.verifierMode ?? null,
     oracle_reward: r.oracle?.reward ?? null,
     nop_reward: r.nop?.reward ?? null,
+    oracle_exit_status: r.oracle ? r.oracle.exitStatus ?? "infra_error" : null,
+    nop_exit_status: r.nop ? r.nop.exitStatus ?? "infra_error" : null,
+    oracle_exit_code: r.oracle?.agentExitCode ?? null,
+    oracle_stderr: r.oracle?.trajectory.agent_stderr ?? null,
     oracle_metrics: r.oracle?.metrics ?? {},
     nop_metrics: r.nop?.metrics ?? {},
     timings_ms: { oracle: ms(r.oracle), nop: ms(r.nop) },

@@ -8,7 +8,7 @@ import { type Command, parseFlags } from "./args.ts";
 
 const usage = `Usage: pgs harbor export --steps SRC OUT
 
-Converts every task under SRC (or the one task at SRC) from the spec's layout into Harbor's single-step [[steps]]
+Converts every task under SRC (or the one task at SRC) from pgs's own layout into Harbor's single-step [[steps]]
 layout, for publishing a task set to the Harbor CLI: steps/main/instruction.md, steps/main/workdir/ (the starting
 files, from environment/workdir/) with steps/main/workdir/setup.sh (environment/setup.sh, removing itself after it
 ran), tests/ and solution/. task.toml names the working directory and, when the task left it unset, no network.
@@ -22,7 +22,7 @@ Options:
 /** The `harbor export` command. */
 export const harborExport: Command = {
   name: "harbor export",
-  summary: "convert tasks of the spec's layout into Harbor's [[steps]] layout, flagging reply-graded tasks",
+  summary: "convert tasks of pgs's own layout into Harbor's [[steps]] layout, flagging reply-graded tasks",
   usage,
   async run(argv) {
     const { values, positionals } = parseFlags("harbor export", argv, { steps: { type: "boolean" } });

@@ -5,6 +5,7 @@ import { runHarbor } from "../lib/capture/run_harbor.ts";
 import { CaptureError, runLocal } from "../lib/capture/run_local.ts";
 import { parseScript, type Turn } from "../lib/script/script.ts";
 import { type Command, parseFlags, positiveInt } from "./args.ts";
+import { checkOutputFolder } from "./output_path.ts";
 
 const usage =
   `Usage: pgs harness capture AGENT --task DIR --script turns.json --out DIR [--model NAME] [--harbor VERSION]
@@ -19,7 +20,7 @@ harness.log).
 Options:
   --task DIR       the task directory (instruction.md, environment/workdir) (required)
   --script FILE    turns.json: the stub's script (required)
-  --out DIR        where the recording goes (required; created)
+  --out DIR        where the recording goes (required; created; a recording already in it is replaced)
   --model NAME     the model name the stub answers as (default stub-model)
   --harbor VER     Harbor version for uv run --with (default 0.24.0)
   --host-ip IP     the host's address as the task container sees it (default 172.17.0.1)
@@ -91,6 +92,7 @@ export const harnessCapture: Command = {
     const timeoutMs = positiveInt("harness capture", "timeout", values.timeout, 600) * 1000;
     const task = values.task!, out = values.out!, model = values.model ?? "stub-model";
     await checkTask(task);
+    await checkOutputFolder("harness capture", "--out", out);
     const turns = await readScript(values.script!);
     try {
       if (values.local) {

@@ -1,7 +1,7 @@
 /** `pgs harness profiles [--json]` and `pgs harness show NAME[@VERSION] --task DIR [--json]`. */
 import { Docker } from "../lib/runtime/docker.ts";
 import { UsageError } from "../lib/base/errors.ts";
-import { summarizeProfiles } from "../lib/harness/describe.ts";
+import { type ProfileSummary, summarizeProfiles } from "../lib/harness/describe.ts";
 import { ProfileEpisode } from "../lib/harness/episode.ts";
 import { loadProfilesModule } from "../lib/harness/load_module.ts";
 import { getProfile, resolveProfileName } from "../lib/harness/registry.ts";
@@ -10,13 +10,15 @@ import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
 import { type Command, parseFlags } from "./args.ts";
 
-const profilesUsage = `Usage: pgs harness profiles [--json] [--profiles-module PATH]
+const profilesUsage = `Usage: pgs harness profiles [--long | --json] [--profiles-module PATH]
 
-Lists every harness profile: name@version (* = the name's default), protocol, tools, stop rule, answer, and what it
-emulates (harness, version, the seed's pin where it differs, sources read or recorded).
+Lists every harness profile, one line each: name@version (* = the name's default), protocol, and the harness and
+version it emulates. --long adds tools, stop rule, answer, edit matching, the seed's pin where it differs and the
+sources read or recorded.
 
 Options:
-  --json                    machine-readable list
+  --long                    the detail of each profile
+  --json                    machine-readable list (the detail)
   --profiles-module PATH    load a module of your own profiles first
   -h, --help                this help`;
 
@@ -35,6 +37,22 @@ async function loadModule(path: unknown): Promise<void> {
   if (typeof path === "string") await loadProfilesModule(path);
 }
 
+/** One line a profile: name@version and the default marker, the protocol's kind, the harness (its name, without the
+ * parenthesised detail) and version emulated; then what the marker means. */
+export function shortList(all: ProfileSummary[]): string {
+  const rows = all.map((p) => [
+    `${p.name}@${p.version}${p.isDefault ? " *" : ""}`,
+    p.protocol.split(" ")[0],
+    `${p.emulates.harness.replace(/ \(.*$/, "")} ${p.emulates.version}`,
+  ]);
+  const w = [0, 1].map((i) => Math.max(...rows.map((r) => r[i].length)));
+  return [
+    ...rows.map((r) => `${r[0].padEnd(w[0])}  ${r[1].padEnd(w[1])}  ${r[2]}`),
+    "",
+    "* = the name's default version; --long (or --json) for tools, stop rule, answer and sources",
+  ].join("\n");
+}
+
 /** The `harness profiles` command. */
 export const harnessProfiles: Command = {
   name: "harness profiles",
@@ -43,13 +61,16 @@ export const harnessProfiles: Command = {
   async run(argv) {
     const { values, positionals } = parseFlags("harness profiles", argv, {
       json: { type: "boolean" },
+      long: { type: "boolean" },
       "profiles-module": { type: "string" },
     });
     if (values.help) return console.log(profilesUsage), 0;
+    if (values.json && values.long) throw new UsageError("harness profiles: --json and --long exclude each other");
     if (positionals.length) throw new UsageError(`harness profiles: unexpected argument ${positionals[0]}`);
     await loadModule(values["profiles-module"]);
     const all = summarizeProfiles();
     if (values.json) return console.log(JSON.stringify(all, null, 2)), 0;
+    if (!values.long) return console.log(shortList(all)), 0;
     for (const p of all) {
       const e = p.emulates;
       console.log(`${p.name}@${p.version}${p.isDefault ? " *" : ""}`);

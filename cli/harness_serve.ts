@@ -3,15 +3,20 @@ import { UsageError } from "../lib/base/errors.ts";
 import { parseScript } from "../lib/script/script.ts";
 import { startStub } from "../stub/server.ts";
 import { TOKEN_FLAGS, TOKEN_FLAGS_HELP, tokenModeFlags } from "./token_flags.ts";
+import { listenError } from "./listen.ts";
+import { checkOutputFile } from "./output_path.ts";
 import { type Command, parseFlags } from "./args.ts";
 
 const usage =
   `Usage: pgs harness serve --script turns.json --out requests.jsonl [--host 127.0.0.1] [--port 8000] [--model NAME]
 
-A stub OpenAI-compatible endpoint for recording a real harness: answers POST /v1/chat/completions (streaming or
-not) from the script and lists the model at GET /v1/models. Every request body is appended to --out, one line each,
-exactly as received (a body that spans lines or is not a JSON object is recorded as a JSON string). Turns advance per
-conversation (its first two messages); a request without tools gets "Untitled"; past the script's end, "Done.".
+A stub OpenAI-compatible endpoint, a scripted model for pgs eval and for recording a real harness: answers POST
+/v1/chat/completions (streaming or not) from the script and lists the model at GET /v1/models. Every request body is
+appended to --out (created, or extended when it exists), one line each, exactly as received (a body that spans lines
+or is not a JSON object is recorded as a JSON string). Each request gets the script turn its history has reached (the
+number of assistant turns it holds), so any number of identical conversations run at once, as pgs eval's k samples
+do; past the script's end, "Done.". --advance requests moves per conversation (its first two messages) and per
+request instead, as pgs harness capture does for real harnesses.
 POST /v1/responses (OpenAI Responses, as codex sends it) and POST /v1/messages (Anthropic Messages, as claude-code
 sends it) are answered from the same script in their own shapes. Chat completions also answer vLLM's extensions:
 "return_token_ids": true adds prompt_token_ids and choices[0].token_ids, "logprobs": true adds per-token logprobs
@@ -27,9 +32,10 @@ Options:
   --host HOST     address to bind (default 127.0.0.1)
   --port N        port (default 8000; 0 picks a free one)
   --model NAME    model name listed and answered (default pgs-stub)
-  --advance MODE  requests (default): each request with tools takes its conversation's next turn, one without tools
-                  is a side request; history: the turn is the number of assistant messages in the request (for
-                  pgs eval with k > 1, identical episodes at once, and text protocols)
+  --advance MODE  history (default): the turn is the number of assistant turns in the request (pgs eval with any
+                  k, identical episodes at once, text protocols); requests: each request with tools takes its
+                  conversation's next turn, and one without tools (a title, a summary) is a side request that gets
+                  "Untitled" (recording a real harness that sends side requests or drops rejected turns)
 ${TOKEN_FLAGS_HELP}
                             (with a reasoning parser, every turn opens with the model's think block)
   -h, --help      this help`;
@@ -63,7 +69,8 @@ export const harnessServe: Command = {
     if (positionals.length) throw new UsageError(`harness serve: unexpected argument ${positionals[0]}`);
     if (!values.script) throw new UsageError("harness serve: --script is required");
     if (!values.out) throw new UsageError("harness serve: --out is required");
-    const advance = values.advance ?? "requests";
+    const listen = port(values.port);
+    const advance = values.advance ?? "history";
     if (advance !== "requests" && advance !== "history") {
       throw new UsageError(`harness serve: --advance must be requests or history, got ${JSON.stringify(advance)}`);
     }
@@ -79,20 +86,29 @@ export const harnessServe: Command = {
     } catch (e) {
       throw new UsageError(`harness serve: ${values.script}: ${(e as Error).message}`);
     }
+    const existed = await checkOutputFile("harness serve", "--out", values.out) === "file";
     const t = await tokenModeFlags("harness serve", values);
     const tokens = t && { model: t.tokenizer, toolParser: t.toolParser, reasoningParser: t.reasoningParser };
-    const stub = await startStub({
-      tokens,
-      turns,
-      out: values.out,
-      model: values.model ?? "pgs-stub",
-      hostname: values.host ?? "127.0.0.1",
-      port: port(values.port),
-      truncate: false,
-      advance,
-    });
+    const hostname = values.host ?? "127.0.0.1";
+    let stub;
+    try {
+      stub = await startStub({
+        tokens,
+        turns,
+        out: values.out,
+        model: values.model ?? "pgs-stub",
+        hostname,
+        port: listen,
+        truncate: false,
+        advance,
+      });
+    } catch (e) {
+      throw listenError("harness serve", hostname, listen, e);
+    }
     console.error(
-      `pgs harness serve: listening on http://${values.host ?? "127.0.0.1"}:${stub.port}/v1 (${turns.length} turns)`,
+      `pgs harness serve: listening on http://${hostname}:${stub.port}/v1 (${turns.length} turns, advance by ${advance}${
+        existed ? `; appending to ${values.out}` : ""
+      })`,
     );
     const stopped = Promise.withResolvers<void>();
     const onSignal = () => stopped.resolve();

@@ -1,6 +1,7 @@
 /** The `pgs` command line: dispatch, help, version and error reporting. */
 import denoJson from "../deno.json" with { type: "json" };
 import { InfraError, TaskError, UsageError } from "../lib/base/errors.ts";
+import { PolicyError } from "../lib/eval/policy.ts";
 import type { Command } from "./args.ts";
 import { installSignalCleanup } from "./signals.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
@@ -57,6 +58,7 @@ function help(): string {
 /** Runs the CLI on `argv`; returns the exit code (0 ok, 1 a failed check, 2 a usage error). */
 export async function runCli(argv: string[]): Promise<number> {
   registerBuiltins(); // the CLI knows pgs's own profiles; a --profiles-module adds to them
+  let running = "";
   try {
     if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
       console.log(help());
@@ -68,6 +70,7 @@ export async function runCli(argv: string[]): Promise<number> {
       if (words.every((w, i) => argv[i] === w)) {
         // Signals are the process's: the CLI takes them (never the library), unless the command handles its own.
         if (!cmd.ownSignals) installSignalCleanup();
+        running = `${cmd.name}: `;
         return await cmd.run(argv.slice(words.length));
       }
     }
@@ -78,14 +81,20 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     throw new UsageError(`unknown command: ${argv.slice(0, 2).join(" ")} (see pgs --help)`);
   } catch (e) {
+    // One line, whatever the message quotes (a file's text with its newlines).
+    const line = (msg: string) => msg.trim().replace(/\s*\n\s*/g, " ");
     if (e instanceof UsageError) {
-      console.error(`pgs: ${e.message}`);
+      console.error(`pgs: ${line(e.message)}`);
       return 2;
     }
-    if (e instanceof TaskError || e instanceof InfraError) {
-      console.error(`pgs: ${e.message}`);
+    if (e instanceof TaskError || e instanceof InfraError || e instanceof PolicyError) {
+      console.error(`pgs: ${line(e.message)}`);
       return e instanceof TaskError ? 2 : 1;
     }
-    throw e;
+    // Anything else is a failure no check foresaw: still one line (the trace with PGS_DEBUG=1), exit 1.
+    if (Deno.env.get("PGS_DEBUG")) throw e;
+    const what = e instanceof Error ? `${e.name}: ${e.message.split("\n")[0]}` : line(String(e));
+    console.error(`pgs: ${running}${what} (PGS_DEBUG=1 shows where)`);
+    return 1;
   }
 }

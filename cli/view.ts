@@ -1,7 +1,10 @@
-/** `pgs view RUN_DIR [--out FILE] [--port N]`: the trajectory viewer of an eval run, served live or written once. */
+/**
+ * `pgs view RUN_DIR [RUN_B] [--out FILE] [--port N]`: the trajectory viewer of an eval run (or two compared), served
+ * live or written once.
+ */
 import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../lib/base/errors.ts";
-import { RunWatch, serveView } from "../lib/eval/report/view_server.ts";
+import { serveView, watchRuns } from "../lib/eval/report/view_server.ts";
 import { viewerHtml } from "../lib/eval/report/viewer_html.ts";
 import { partialPath, writeWhole } from "../lib/export/run_dir.ts";
 import { type Command, parseFlags } from "./args.ts";
@@ -10,14 +13,20 @@ import { onSignal } from "./signals.ts";
 /** The port `pgs view` serves on unless told. */
 export const DEFAULT_VIEW_PORT = 8300;
 
-const usage = `Usage: pgs view RUN_DIR [--port N] [--out FILE]
+const usage = `Usage: pgs view RUN_DIR [RUN_B] [--port N] [--out FILE]
 
 Shows the episodes of the eval run in RUN_DIR (a pgs eval --out folder): a list with filters (profile, task,
 reward, exit status, infrastructure error, text), and each episode as a transcript: the system prompt and tools
 (collapsed), every assistant turn with its reasoning, text and tool calls, every tool result in the harness's words
 (long ones folded, truncation marks kept in view), format errors and unknown tools highlighted, token counts per turn
-with drift and template-rewrite turns, the answer, the verifier's output, the reward, metrics and timings. Two
-episodes open side by side. The folder is only read.
+with drift and template-rewrite turns, the answer, the files it changed (a diff), the verifier's output, the
+reward, metrics and timings. Two episodes open side by side. The list shows each episode's prompt and completion
+tokens and why it ended (a timeout, the turn limit, ...), and sorts by any column (click its header; the sort is in
+the URL like the filters). The folders are only read.
+
+Given two run folders (e.g. the same tasks under opencode@1.18.33 and opencode@1.18.33+exact-edit), the page
+compares them: every episode labelled A or B, the same task × profile × sample of both runs paired (one click
+opens the pair side by side), and the pass rates of A and B per task and profile.
 
 Without --out it serves the page on http://127.0.0.1:PORT/ until Ctrl-C, and the page picks up new episodes while a
 run is still going. With --out it writes one self-contained HTML file (nothing fetched when opened) and exits.
@@ -35,14 +44,18 @@ export const viewCommand: Command = {
   async run(argv) {
     const { values, positionals } = parseFlags("view", argv, { port: { type: "string" }, out: { type: "string" } });
     if (values.help) return console.log(usage), 0;
-    if (positionals.length !== 1) throw new UsageError("view: expected one RUN_DIR");
-    const run = positionals[0];
-    const ok = await Deno.stat(join(run, "trajectories.jsonl")).then((s) => s.isFile, () => false);
-    if (!ok) throw new UsageError(`view: ${run}: no trajectories.jsonl (RUN_DIR is a pgs eval --out folder)`);
+    if (positionals.length < 1 || positionals.length > 2) {
+      throw new UsageError("view: expected RUN_DIR, or RUN_A RUN_B to compare two runs");
+    }
+    for (const run of positionals) {
+      const ok = await Deno.stat(join(run, "trajectories.jsonl")).then((s) => s.isFile, () => false);
+      if (!ok) throw new UsageError(`view: ${run}: no trajectories.jsonl (RUN_DIR is a pgs eval --out folder)`);
+    }
+    const run = positionals.join(" and ");
     if (values.out !== undefined && values.port !== undefined) {
       throw new UsageError("view: --out and --port exclude each other");
     }
-    const watch = new RunWatch(run);
+    const watch = watchRuns(positionals);
     let data;
     try {
       data = watch.current().data;
@@ -76,7 +89,7 @@ export const viewCommand: Command = {
     }
     let server;
     try {
-      server = serveView(run, { port });
+      server = serveView(positionals, { port });
     } catch (e) {
       if (e instanceof Deno.errors.AddrInUse) throw new UsageError(`view: --port ${port} is in use (try --port 0)`);
       throw e;

@@ -99,7 +99,7 @@ export function opencode(): HarnessProfile {
     answer: { kind: "last_text" },
     emptyAssistantContent: "",
     echoArguments: "parsed",
-    // The spec leaves these out: skills, subagents, todo lists and web fetches are not part of the task.
+    // Left out by design (docs/spec-notes.md): skills, subagents, todo lists and web fetches are not part of the task.
     omittedTools: ["skill", "task", "todowrite", "webfetch"],
     shell: { tool: "bash", arg: "command" },
     execTimeout: DEFAULT_TIMEOUT_MS / 1000,

@@ -1,4 +1,4 @@
-/** The default dialect's texts (palingenesis-default@1), exactly as the spec gives them. */
+/** The default dialect's texts (palingenesis-default@1), exactly as its design gives them (docs/spec-notes.md). */
 
 /** The system prompt of palingenesis-default@1; `/workdir` is replaced by the task's working directory. */
 export const DEFAULT_SYSTEM_PROMPT: string =

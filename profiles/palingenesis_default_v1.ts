@@ -1,5 +1,5 @@
 /**
- * palingenesis-default@1: HarborEnv's own dialect, byte-identical to the spec's table: bash, read_file, write_file,
+ * palingenesis-default@1: HarborEnv's own dialect, byte-identical to its design's table: bash, read_file, write_file,
  * str_replace, submit; the episode ends at submit and the answer is the last assistant text.
  */
 import { OpError, read, replace, write } from "../lib/harness/tools/ops.ts";
@@ -22,12 +22,12 @@ export function palingenesisDefaultV1(): HarnessProfile {
     answer: { kind: "last_text" },
     execTimeout: 60,
     shell: { tool: "bash", arg: "command" },
-    // HarborEnv's own dialect: the spec lets a caller narrow its tools and send a row's first messages as given.
+    // HarborEnv's own dialect: its design lets a caller narrow its tools and send a row's first messages as given.
     capabilities: { toolSubset: true, rowMessages: true },
     emulates: {
       harness: "palingenesis HarborEnv",
       version: "1",
-      sources: ["pgs: HarborEnv's own dialect, as the harbor-environments spec's HarborEnv table gives it"],
+      sources: ["pgs: HarborEnv's own dialect, as the HarborEnv design's table gives it (docs/spec-notes.md)"],
     },
     tools: [
       {

@@ -18,7 +18,7 @@ import { fnSchema, type HarnessProfile, type ToolSpec } from "../lib/harness/typ
 // (`'path'`), becomes `error: <exception>` as nanocode's run_tool words it.
 import { NANOCODE_PY } from "./nanocode_py.ts";
 
-/** The message of a file tool when the image has no python3 (the spec's wording). */
+/** The message of a file tool when the image has no python3 (the design's wording, docs/spec-notes.md). */
 export const NO_PYTHON3 = "error: python3 is not installed in the container";
 const NO_PY_MARK = "PGS-NANOCODE-NO-PYTHON3";
 /** Seconds a file tool may run; nanocode itself has no limit (approx.). */
@@ -76,7 +76,7 @@ async function runBash(s: Session, a: Record<string, unknown>): Promise<string> 
   if ("error" in p) return p.error;
   const timeout = s.profile.execTimeout;
   const r = await s.exec(p.script, { shell: "sh", merge: true, timeout });
-  // The spec drops the partial output of a timed-out command.
+  // The design drops the partial output of a timed-out command.
   if (r.timedOut) return `(timed out after ${timeout}s)`;
   // Text mode: universal newlines turn \r\n and \r into \n.
   const out = pyStrip(r.output.replace(/\r\n?/g, "\n"));

@@ -87,7 +87,8 @@ export function qwenCode(): HarnessProfile {
     toolMessageKeys: ["tool_call_id", "content"],
     shell: { tool: "run_shell_command", arg: "command" },
     echoArguments: "parsed",
-    // The spec's six tools; qwen 0.24.4 also sends these (subagents, goals, skills, notebooks, deferred-tool search).
+    // The design's six tools (docs/spec-notes.md); qwen 0.24.4 also sends these (subagents, goals, skills, notebooks,
+    // deferred-tool search).
     omittedTools: [
       "agent",
       "get_goal",

@@ -72,9 +72,9 @@ export function sweAgent(): HarnessProfile {
     tools: TOOLS,
     protocol: { kind: "native" },
     stop: { kind: "submit", tool: "submit", confirm: true },
-    // No answer channel: the result is the submitted patch (`info["submission"]`), never the model's text. The spec
-    // table says "last text", but the oracle writes its answer as the submit turn's text, so last_text would give
-    // answer tasks a channel SWE-agent does not have.
+    // No answer channel: the result is the submitted patch (`info["submission"]`), never the model's text. The design's
+    // table says "last text" (docs/spec-notes.md), but the oracle writes its answer as the submit turn's text, so
+    // last_text would give answer tasks a channel SWE-agent does not have.
     answer: { kind: "stop_answer", fallback: "none" },
     answerChannel: false,
     emptyAssistantContent: null,

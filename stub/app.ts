@@ -1,5 +1,5 @@
 /** The stub's Hono app: OpenAI Chat Completions, OpenAI Responses, Anthropic Messages and Gemini endpoints that answer from a script and records every request body. */
-import { type Context, Hono } from "hono";
+import { type Context, Hono } from "npm:hono@4.13.19";
 import type { HttpApp } from "../lib/base/http_app.ts";
 import type { Recorder } from "./recorder.ts";
 import type { ScriptRunner } from "../lib/script/script.ts";

@@ -45,7 +45,11 @@ export class MessagesApi {
       { api: "messages", system: asBlocks(body.system ?? null) },
       typeof first === "object" && first !== null ? { ...first, content: asBlocks(first.content) } : first,
     ]) as unknown[];
-    const reply = this.#script.next({ messages: key, tools: body.tools }, new TextDecoder().decode(bytes));
+    const assistantTurns = body.messages.filter((m) => (m as { role?: unknown })?.role === "assistant").length;
+    const reply = this.#script.next(
+      { messages: key, tools: body.tools, assistantTurns },
+      new TextDecoder().decode(bytes),
+    );
     const content: Record<string, unknown>[] = [];
     if (reply.content !== null) content.push({ type: "text", text: reply.content });
     for (const c of reply.toolCalls) {

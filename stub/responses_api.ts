@@ -57,11 +57,24 @@ export function responseOutput(reply: Reply): Record<string, unknown>[] {
   }));
 }
 
+/** The assistant turns in a Responses `input`: runs of output items (calls, assistant messages, reasoning). */
+function inputTurns(input: unknown[]): number {
+  let turns = 0, inTurn = false;
+  for (const item of input) {
+    const o = (item ?? {}) as { type?: unknown; role?: unknown };
+    const out = o.type === "function_call" || o.type === "reasoning" || o.role === "assistant";
+    if (out && !inTurn) turns++;
+    inTurn = out;
+  }
+  return turns;
+}
+
 /** Answers `/v1/responses`; keeps which conversation each answered response id belongs to (`previous_response_id`). */
 export class ResponsesApi {
   #script: ScriptRunner;
   #model: string;
   #convo = new Map<string, unknown[]>();
+  #turns = new Map<string, number>();
 
   constructor(script: ScriptRunner, model: string) {
     this.#script = script;
@@ -81,9 +94,16 @@ export class ResponsesApi {
     }
     // The conversation: its instructions and first input item (tagged so it never equals a chat conversation).
     const key = prev ?? [{ api: "responses", instructions: body.instructions ?? null }, input[0]];
-    const reply = this.#script.next({ messages: key, tools: body.tools }, new TextDecoder().decode(bytes));
+    // History advancing: the turns before `previous_response_id` (kept here) plus those the input carries itself.
+    const before = typeof body.previous_response_id === "string" ? this.#turns.get(body.previous_response_id)! : 0;
+    const assistantTurns = before + inputTurns(input);
+    const reply = this.#script.next(
+      { messages: key, tools: body.tools, assistantTurns },
+      new TextDecoder().decode(bytes),
+    );
     const id = `resp_${idHex(reply.id)}`;
     this.#convo.set(id, key);
+    this.#turns.set(id, assistantTurns + 1);
     const model = typeof body.model === "string" && body.model ? body.model : this.#model;
     const u = usageFor(bytes.length, reply);
     const usage = {

@@ -1,4 +1,5 @@
 /** The recording stub, served in-process: `createStubApp` + Recorder + ScriptRunner on `Deno.serve`. */
+import type { HttpApp } from "../lib/base/http_app.ts";
 import { createStubApp } from "./app.ts";
 import { Recorder } from "./recorder.ts";
 import { type Advance, ScriptRunner, type Turn } from "../lib/script/script.ts";
@@ -28,27 +29,39 @@ export interface StubServeOptions {
   port?: number;
   /** Empty `out` first (default true); false appends to it. */
   truncate?: boolean;
-  /** How the script advances (default "requests"). */
+  /** How the script advances (default "requests", `ScriptRunner`'s; `pgs harness serve` defaults to "history"). */
   advance?: Advance;
   /** Speak as this model: token endpoints and real chat token ids (default: none). */
   tokens?: StubTokenModel;
 }
 
-/** Starts the stub on `hostname`, recording to `out`. */
+/**
+ * Starts the stub on `hostname`, recording to `out`. The address is bound before `out` is touched: a port in use
+ * throws `Deno.errors.AddrInUse` and leaves no file behind.
+ */
 export async function startStub(opts: StubServeOptions): Promise<RunningStub> {
-  if (opts.truncate ?? true) await Deno.writeFile(opts.out, new Uint8Array());
-  const recorder = await Recorder.open(opts.out);
-  const app = createStubApp({
+  const abort = new AbortController();
+  // Requests that arrive before the recorder is open wait for it.
+  const ready = Promise.withResolvers<HttpApp>();
+  const server = Deno.serve(
+    { hostname: opts.hostname, port: opts.port ?? 0, signal: abort.signal, onListen: () => {} },
+    async (req) => (await ready.promise).fetch(req),
+  );
+  let recorder: Recorder;
+  try {
+    if (opts.truncate ?? true) await Deno.writeFile(opts.out, new Uint8Array());
+    recorder = await Recorder.open(opts.out);
+  } catch (e) {
+    abort.abort();
+    await server.finished;
+    throw e;
+  }
+  ready.resolve(createStubApp({
     script: new ScriptRunner(opts.turns, opts.advance),
     recorder,
     model: opts.model,
     tokens: opts.tokens ? new StubTokens(opts.tokens) : undefined,
-  });
-  const abort = new AbortController();
-  const server = Deno.serve(
-    { hostname: opts.hostname, port: opts.port ?? 0, signal: abort.signal, onListen: () => {} },
-    app.fetch,
-  );
+  }));
   let stopped = false;
   const stub: RunningStub = {
     port: server.addr.port,

@@ -210,3 +210,22 @@ export class Browser {
     await Deno.remove(this.#profile, { recursive: true }).catch(() => {});
   }
 }
+
+/** Where screenshots go: PGS_SCREENSHOTS when set (made if need be), else a new temporary folder. */
+export async function shots(): Promise<string> {
+  const dir = Deno.env.get("PGS_SCREENSHOTS");
+  if (!dir) return await Deno.makeTempDir({ prefix: "pgs_viewer_shots_" });
+  await Deno.mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/** A screenshot that shows something (a blank 1400×1000 page is about 6 kB of PNG); throws otherwise. */
+export async function shot(b: Browser, dir: string, name: string): Promise<void> {
+  const png = await b.screenshot(dir, name);
+  if (png[1] !== 0x50 || png[2] !== 0x4e || png[3] !== 0x47) throw new Error(`${name}: not a PNG`);
+  if (png.length <= 20_000) throw new Error(`${name}: ${png.length} bytes, a blank page?`);
+}
+
+/** The viewer's "N of M episodes" line. */
+export const countText = (b: Browser): Promise<string> =>
+  b.eval<string>("document.getElementById('count')?.textContent ?? ''");

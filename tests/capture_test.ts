@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { harborCommand, STUB_API_KEY } from "../lib/capture/harbor_command.ts";
 import { redact } from "../lib/capture/command_json.ts";
 import { LOCAL_RECIPES } from "../lib/capture/recipes.ts";
+import { ciTest, TIER } from "./tier.ts";
 
 const ROOT = resolve(import.meta.dirname!, "..");
 const TASK = join(ROOT, "examples", "tasks", "count-error-lines");
@@ -233,6 +234,7 @@ Deno.test("capture usage errors exit 2", async () => {
  * them, so the real captures are ignored without their binary, in CI as well (the test names say so).
  */
 function installed(bin: string, agent: string): boolean {
+  if (TIER !== "ci") return false; // not registered in this tier: nothing to note
   if (!RECORDINGS) {
     console.error(`note: the REAL local capture with ${agent} is ignored: PGS_RECORDINGS names no recordings folder`);
     return false;
@@ -249,7 +251,7 @@ function installed(bin: string, agent: string): boolean {
 const realName = (agent: string) =>
   `REAL local capture with ${agent} on count-error-lines (needs a local ${agent} install: ignored without one, CI too)`;
 
-Deno.test({ name: realName("pi"), ignore: !installed(PI_BIN, "pi") }, async () => {
+ciTest({ name: realName("pi"), ignore: !installed(PI_BIN, "pi") }, async () => {
   const dir = await Deno.makeTempDir();
   try {
     const out = join(dir, "out");
@@ -304,10 +306,10 @@ async function realCapture(agent: string, bin: string, toolCall: Record<string, 
   }
 }
 
-Deno.test({ name: realName("codex"), ignore: !installed(CODEX_BIN, "codex") }, async () => {
+ciTest({ name: realName("codex"), ignore: !installed(CODEX_BIN, "codex") }, async () => {
   await realCapture("codex", CODEX_BIN, { name: "exec_command", arguments: { cmd: "grep -c ' ERROR ' app.log" } });
 });
 
-Deno.test({ name: realName("claude-code"), ignore: !installed(CLAUDE_BIN, "claude-code") }, async () => {
+ciTest({ name: realName("claude-code"), ignore: !installed(CLAUDE_BIN, "claude-code") }, async () => {
   await realCapture("claude-code", CLAUDE_BIN, { name: "Bash", arguments: { command: "grep -c ' ERROR ' app.log" } });
 });

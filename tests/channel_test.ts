@@ -184,12 +184,10 @@ function channelSuite(variant: Variant): void {
 
   dockerTest(name(`a timeout kills the command's whole process group`), async (docker) => {
     await withVariant(docker, async (ch, id) => {
-      const started = performance.now();
       const r = await ch.exec("sleep 300 & sleep 300", { timeoutSec: 1 });
-      const took = performance.now() - started;
+      // The call ended by its timeout, and by the time it returned the whole group was gone.
       assert.equal(r.timedOut, true);
-      assert.notEqual(r.exitCode, 0);
-      assert.ok(took >= 900 && took < 8000, `took ${took} ms`);
+      assert.equal(r.exitCode, 137);
       const left = (await processArgs(docker, id)).filter((a) => a === "sleep 300");
       assert.deepEqual(left, []);
       // The channel goes on.
@@ -203,18 +201,18 @@ function channelSuite(variant: Variant): void {
     async (docker) => {
       await withVariant(docker, async (ch, id) => {
         // As for a harness reading pipes: the call is over once no process holds its output open.
-        const started = performance.now();
+        // Returned with no timeout while the job still runs: the call did not wait for it (a timeout would kill it).
         const r = await ch.exec("nohup sleep 302 >/dev/null 2>&1 & echo $!");
         assert.match(text(r.stdout), /^\d+\n$/);
-        assert.ok(performance.now() - started < 5000, "the call waited for a job that let go of its output");
+        assert.equal(r.timedOut, false, "the call waited for a job that let go of its output");
         assert.ok((await processArgs(docker, id)).includes("sleep 302"), "the job survives the call");
         // Nor one that keeps starting short-lived processes (they come and go while the server looks).
-        const busy = performance.now();
         const churn = await ch.exec("nohup sh -c 'while :; do /bin/true; done' >/dev/null 2>&1 & sleep 0.5; echo $!", {
           timeoutSec: 20,
         });
-        assert.equal(churn.timedOut, false);
-        assert.ok(performance.now() - busy < 5000, "the call waited for a busy job that let go of its output");
+        assert.equal(churn.timedOut, false, "the call waited for a busy job that let go of its output");
+        const loop = await ch.exec(`kill -0 ${text(churn.stdout).trim()} && echo running`);
+        assert.equal(text(loop.stdout), "running\n", "the busy job outlived the call that started it");
         await ch.exec(`kill -9 -${text(churn.stdout).trim()} 2>/dev/null; kill -9 ${text(churn.stdout).trim()}`);
         const late = await ch.exec("(sleep 1; echo late) & echo early");
         assert.deepEqual(summary(late), { exitCode: 0, stdout: "early\nlate\n", stderr: "", timedOut: false });

@@ -2,11 +2,14 @@
  * Shared helpers of the tests that drive the real Docker engine: whether the engine answers (probed once, when this
  * module loads), temporary task directories, throwaway containers and label counts.
  *
- * Without an engine, Docker tests are ignored with a note, except under CI (`CI=true`), where they run and fail.
+ * Without an engine, Docker tests are ignored with a note, except under CI (`CI=true`), where they run and fail. Which
+ * tests a process registers follows its tier (`tests/tier.ts`, docs/testing.md): `dockerTest` and `engineTest` only
+ * in the `ci` tier, `soakTest` only in the `soak` tier; the `unit` tier never probes the engine.
  */
 import * as path from "node:path";
 import { Docker } from "../lib/runtime/docker.ts";
 import { labelArgs, removeContainer, track } from "../lib/runtime/hygiene.ts";
+import { ciTest, SOAK_PREFIX, TIER } from "./tier.ts";
 
 /** Runs `docker ...args` synchronously; null when the CLI cannot run at all. */
 function dockerSync(args: string[]): Deno.CommandOutput | null {
@@ -17,17 +20,20 @@ function dockerSync(args: string[]): Deno.CommandOutput | null {
   }
 }
 
-const probe = dockerSync(["version", "--format", "{{.Server.Version}}"]);
+// The unit tier runs with no engine by design: no probe, no note.
+const probe = TIER === "unit" ? null : dockerSync(["version", "--format", "{{.Server.Version}}"]);
 /** True when the engine answered at module load. */
 export const dockerAvailable = probe !== null && probe.code === 0;
 const inCI = Deno.env.get("CI") === "true";
-const why = probe === null
+const why = TIER === "unit"
+  ? "the unit tier runs without one"
+  : probe === null
   ? "the docker CLI cannot run"
   : new TextDecoder().decode(probe.stderr).trim().split("\n").pop() || `docker version exited ${probe.code}`;
 
 /** The `ignore` option of every Docker test: true only when there is no engine and this is not CI. */
 export const ignoreDocker = !dockerAvailable && !inCI;
-if (ignoreDocker) {
+if (ignoreDocker && TIER !== "unit") {
   console.error(`note: Docker tests ignored, no Docker engine answers (${why}); set DOCKER_HOST or start one`);
 }
 
@@ -39,13 +45,42 @@ export function requireDocker(): Docker {
   return new Docker(Deno.env.get("DOCKER_HOST") || undefined);
 }
 
-/** `Deno.test` for a Docker test: ignored without an engine outside CI, given the Docker client otherwise. */
+/**
+ * `Deno.test` for a test that needs the engine, given whole (for its own `ignore` conditions), its body in `def.fn` or
+ * after it: registered in the `ci` tier only, and ignored there without an engine outside CI or when `def.ignore` says.
+ */
+export function engineTest(
+  def: Omit<Deno.TestDefinition, "fn"> & { fn?: Deno.TestDefinition["fn"] },
+  fn?: Deno.TestDefinition["fn"],
+): void {
+  ciTest({ ...def, ignore: ignoreDocker || def.ignore === true }, fn);
+}
+
+/** `Deno.test` for a Docker test (`ci` tier): ignored without an engine outside CI, given the Docker client otherwise. */
 export function dockerTest(
   name: string,
   fn: (docker: Docker, t: Deno.TestContext) => Promise<void>,
   opts: Omit<Deno.TestDefinition, "name" | "fn" | "ignore"> = {},
 ): void {
-  Deno.test({ ...opts, name, ignore: ignoreDocker, fn: (t) => fn(requireDocker(), t) });
+  engineTest({ ...opts, name, fn: (t) => fn(requireDocker(), t) });
+}
+
+/**
+ * A soak test: a repetition of what a `ci` test checks once (the fork bomb 20 times), or a long fault run (the engine
+ * wedge). Registered in the `soak` tier only (`deno task test:soak`), named `soak: <name>`, a Docker test there.
+ */
+export function soakTest(
+  name: string,
+  fn: (docker: Docker, t: Deno.TestContext) => Promise<void>,
+  opts: Omit<Deno.TestDefinition, "name" | "fn"> = {},
+): void {
+  if (TIER !== "soak") return;
+  Deno.test({
+    ...opts,
+    name: SOAK_PREFIX + name,
+    ignore: ignoreDocker || opts.ignore === true,
+    fn: (t) => fn(requireDocker(), t),
+  });
 }
 
 /** The base image every test task uses unless it builds its own. */

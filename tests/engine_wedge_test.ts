@@ -2,14 +2,16 @@
  * A Docker engine that stops answering mid-run: the test starts a dockerd of its own, runs `pgs eval` on it, freezes
  * it (`kill -STOP`) once an episode has finished, and checks that the run stops with one line naming the engine and
  * the stage, keeps the finished episode whole and exits non-zero; then, with the engine thawed, that the next run
- * sweeps the leftovers and resumes. Needs root and dockerd (CI has both); ignored outside CI without them.
+ * sweeps the leftovers and resumes. Needs root and dockerd (CI has both); ignored outside CI without them. A long
+ * fault run (the watchdog's probes take most of a minute), so it belongs to the soak tier (`deno task test:soak`).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Docker } from "../lib/runtime/docker.ts";
 import { readTrajectories } from "../lib/eval/trajectory.ts";
-import { BASE_IMAGE, dockerAvailable, makeTask, removeTask } from "./docker_helpers.ts";
+import { BASE_IMAGE, dockerAvailable, makeTask, removeTask, soakTest } from "./docker_helpers.ts";
 import { spawnEval } from "./eval_helpers.ts";
+import { TIER } from "./tier.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 
 registerBuiltins();
@@ -22,16 +24,15 @@ const canStart = (() => {
     return false;
   }
 })();
-if (!canStart && !inCI) console.error("note: engine wedge test ignored: it needs root and dockerd");
+if (!canStart && !inCI && TIER === "soak") console.error("note: engine wedge test ignored: it needs root and dockerd");
 
 async function sh(args: string[], env: Record<string, string> = {}): Promise<Deno.CommandOutput> {
   return await new Deno.Command(args[0], { args: args.slice(1), env, stdout: "piped", stderr: "piped" }).output();
 }
 
-Deno.test({
-  name: "engine wedge: a frozen dockerd stops the run cleanly, keeps what finished, and the next run resumes",
-  ignore: !inCI && (!canStart || !dockerAvailable),
-  async fn() {
+soakTest(
+  "engine wedge: a frozen dockerd stops the run cleanly, keeps what finished, and the next run resumes",
+  async () => {
     const state = await Deno.makeTempDir({ prefix: "pgs_wedge_" });
     const host = `unix://${state}/docker.sock`;
     const dockerd = new Deno.Command("dockerd", {
@@ -138,4 +139,5 @@ Deno.test({
       await sh(["rm", "-rf", state]);
     }
   },
-});
+  { ignore: !inCI && (!canStart || !dockerAvailable) },
+);

@@ -6,15 +6,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Docker } from "../lib/runtime/docker.ts";
-import { containersWith, dockerAvailable, makeTask, removeTask } from "./docker_helpers.ts";
+import { containersWith, dockerAvailable, engineTest, makeTask, removeTask } from "./docker_helpers.ts";
 import { assertSummaryMatches, pgsEval } from "./eval_helpers.ts";
+import { TIER } from "./tier.ts";
 
 const second = Deno.env.get("PGS_DOCKER_HOST_2");
 const first = Deno.env.get("DOCKER_HOST");
 const inCI = Deno.env.get("CI") === "true";
-if (!second && !inCI) console.error("note: two-engine eval test ignored: set PGS_DOCKER_HOST_2 to a second engine");
+if (!second && !inCI && TIER === "ci") {
+  console.error("note: two-engine eval test ignored: set PGS_DOCKER_HOST_2 to a second engine");
+}
 
-Deno.test({
+engineTest({
   name: "eval over two Docker engines: both run episodes, each builds its own image",
   ignore: !inCI && (!second || !dockerAvailable),
   async fn() {

@@ -34,7 +34,7 @@ dockerTest("eval --policy oracle: every registered profile solves a file task an
   assert.deepEqual(Object.keys(summary.profiles).sort(), [...names].sort());
   for (const t of ts) {
     assert.equal(t.exit_status, "stop_rule", t.profile);
-    assert.equal(t.verifier_mode, "isolated", "the examples are in the spec's layout");
+    assert.equal(t.verifier_mode, "isolated", "the examples are in pgs's own layout");
     assert.equal(t.policy, "oracle");
     const replyTask = t.task.endsWith("count-error-lines");
     // swe-agent answers with its patch and terminus-2 sends no final message: a reply task scores 0 under them.

@@ -19,7 +19,9 @@ import { parseRows } from "../lib/eval/load_rows.ts";
 import { Progress } from "../lib/eval/progress.ts";
 import { reportHtml } from "../lib/eval/report/report_html.ts";
 import { traj } from "./trajectory_fixture.ts";
-import { rowIds } from "../lib/eval/run_episodes.ts";
+import { crossRows, rowIds } from "../lib/eval/run_episodes.ts";
+import { runHeader } from "../lib/eval/run_dir.ts";
+import { gitRevision, PGS_VERSION } from "../lib/eval/run_record.ts";
 import { summarize } from "../lib/eval/summary.ts";
 import { readTrajectories, TrajectoryWriter } from "../lib/eval/trajectory.ts";
 import type { HarborEpisode } from "../lib/env/harbor_env.ts";
@@ -125,6 +127,91 @@ Deno.test("config: the policy is parsed once into its kind; defaults are the nam
   );
 });
 
+Deno.test("config: cross from --cross or the file's cross: true, and only with a profile mix", async () => {
+  const dir = await Deno.makeTempDir();
+  const file = join(dir, "eval.yaml");
+  await Deno.writeTextFile(file, "tasks: x\npolicy: oracle\nprofiles: opencode=1,pi=1\ncross: true\n");
+  assert.equal(buildConfig(await readConfigFile(file), {}, file).cross, true);
+  assert.equal(buildConfig({}, { tasks: "x", policy: "oracle", profiles: "pi,opencode", cross: true }).cross, true);
+  assert.equal(buildConfig({}, { tasks: "x", policy: "oracle", profiles: "pi,opencode" }).cross, false);
+  assert.throws(
+    () => buildConfig({}, { tasks: "x", policy: "oracle", profile: "pi", cross: true }),
+    /^UsageError: eval: --cross needs --profiles/,
+  );
+  assert.throws(
+    () => buildConfig({ tasks: "x", policy: "oracle", profiles: "pi", cross: "yes" }, {}, "e.yaml"),
+    /e.yaml: cross must be true or false/,
+  );
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("crossRows: every row once per profile of the mix, pinned to it, each its own group; stable ids", () => {
+  const rows = [{ task_dir: "/t/a" }, { task_dir: "/t/b", max_turns: 3 }, { task_dir: "/t/c", harness_profile: "pi" }];
+  const crossed = crossRows(rows, { opencode: 1, pi: 2, "claude-code": 0 });
+  assert.deepEqual(crossed, [
+    { task_dir: "/t/a", harness_profile: "opencode" },
+    { task_dir: "/t/a", harness_profile: "pi" },
+    { task_dir: "/t/b", max_turns: 3, harness_profile: "opencode" },
+    { task_dir: "/t/b", max_turns: 3, harness_profile: "pi" },
+    { task_dir: "/t/c", harness_profile: "pi" },
+  ]);
+  assert.deepEqual(crossRows(crossed, { opencode: 1, pi: 2 }), crossed, "crossing twice changes nothing");
+  const ids = rowIds(crossed);
+  assert.equal(new Set(ids).size, crossed.length, "a group per task and profile");
+  // Resume matches episodes by these ids: the same rows and mix give the same ids on the next run.
+  assert.deepEqual(rowIds(crossRows(rows, { opencode: 1, pi: 2 })), ids);
+});
+
+Deno.test("run.json: the header's fields; the tasks' git revision when they are in a checkout", async () => {
+  const h = runHeader({
+    format: "pgs.run/1",
+    settings: { tasks: "/t", policy: "endpoint", model: null, profiles: { opencode: 1, pi: 1 }, seed: 3, maxTurns: 8 },
+    k: 4,
+    cross: true,
+    model: "m",
+    pgs_version: "9.9.9",
+    tasks_git_revision: "abc",
+    started_at: "2026-01-01T00:00:00.000Z",
+  });
+  assert.deepEqual(h, {
+    model: "m",
+    started_at: "2026-01-01T00:00:00.000Z",
+    k: 4,
+    seed: 3,
+    max_turns: 8,
+    pgs_version: "9.9.9",
+    tasks: "/t",
+    tasks_git_revision: "abc",
+    policy: "endpoint",
+    profiles: "opencode=1, pi=1",
+    cross: true,
+  });
+  assert.deepEqual(runHeader(undefined), {});
+  assert.equal(PGS_VERSION, JSON.parse(await Deno.readTextFile(join(import.meta.dirname!, "..", "deno.json"))).version);
+
+  const dir = await Deno.makeTempDir({ prefix: "pgs_git_" });
+  try {
+    assert.equal(await gitRevision(dir), undefined, "not a checkout");
+    assert.equal(await gitRevision(join(dir, "missing")), undefined);
+    const git = (...args: string[]) =>
+      new Deno.Command("git", {
+        args: ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args],
+        stdout: "piped",
+        stderr: "null",
+      }).output();
+    await git("init", "-q");
+    await Deno.writeTextFile(join(dir, "rows.jsonl"), "{}\n");
+    await git("add", ".");
+    await git("commit", "-q", "-m", "x");
+    const head = new TextDecoder().decode((await git("rev-parse", "HEAD")).stdout).trim();
+    assert.match(head, /^[0-9a-f]{40}$/);
+    assert.equal(await gitRevision(dir), head);
+    assert.equal(await gitRevision(join(dir, "rows.jsonl")), head, "a rows file: its folder's checkout");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("stop turns: under every profile the nop's turn ends the episode, with the answer where the rule carries one", async () => {
   for (const name of profileNames()) {
     const profile = getProfile(name);
@@ -201,17 +288,28 @@ Deno.test("summary: pass@1 per profile, pass@k per task, calibration, infra erro
     traj({ row_id: "d", sample: 0, reward: 0.5 }), // a retried infrastructure error
   ];
   const s = summarize(ts, { k: 2, expected: 8 });
-  assert.deepEqual(s.overall, { episodes: 6, passes: 3, "pass@1": 0.5, mean_reward: 0.5833, infra_errors: 1 });
-  assert.equal(s.profiles["pi@0.73.1"]["pass@1"], 0.25);
+  // pass@1 is the mean over groups of passes/scored: (1/2 + 2/2 + 0/1 + 0/1) / 4, not the pooled 3/6.
+  assert.deepEqual(s.overall, { episodes: 6, passes: 3, "pass@1": 0.375, mean_reward: 0.5833, infra_errors: 1 });
+  assert.equal(s.profiles["pi@0.73.1"]["pass@1"], 0.1667);
   assert.equal(s.profiles["opencode@1.18.33"]["pass@1"], 1);
   assert.deepEqual(s.profiles["pi@0.73.1"].exit_status, { stop_rule: 3, max_turns: 1, infra_error: 1 });
+  // pass@2 is defined for the groups with 2 scored samples: c and d (an infra error, a missing sample) are left out.
   assert.deepEqual(s.tasks.map((t) => [t.task, t.passes, t.episodes, t["pass@k"]]), [
     ["task-a", 1, 2, 1],
     ["task-b", 2, 2, 1],
-    ["task-c", 0, 1, 0],
-    ["task-d", 0, 1, 0],
+    ["task-c", 0, 1, null],
+    ["task-d", 0, 1, null],
   ]);
-  assert.equal(s["pass@k"], 0.5);
+  assert.equal(s["pass@k"], 1);
+  assert.deepEqual(s.pass_at_k_groups, { scored: 4, with_k: 2 });
+  assert.deepEqual([s.profiles["pi@0.73.1"]["pass@k"], s.profiles["pi@0.73.1"].groups], [1, { scored: 3, with_k: 1 }]);
+  assert.equal(s.cross, false);
+  assert.deepEqual(s.grid.map((c) => [c.task, c.profile, c.passes, c.episodes, c["pass@k"]]), [
+    ["task-a", "pi@0.73.1", 1, 2, 1],
+    ["task-b", "opencode@1.18.33", 2, 2, 1],
+    ["task-c", "pi@0.73.1", 0, 1, null],
+    ["task-d", "pi@0.73.1", 0, 1, null],
+  ]);
   assert.deepEqual(s.calibration, ["task-a"]);
   assert.deepEqual(s.infra, [{ id: "c/1", task: "task-c", profile: "pi@0.73.1", error: "start: boom" }]);
   assert.equal(s.complete, false);
@@ -319,7 +417,7 @@ Deno.test("pgs eval: usage errors are one line naming the flag, exit 2", async (
   assert.equal(down.code, 1);
   assert.match(
     down.err,
-    /^pgs: --endpoint http:\/\/127.0.0.1:9\/v1: endpoint: GET http:\/\/127.0.0.1:9\/v1\/models failed .*give --model$/,
+    /^pgs: --endpoint http:\/\/127.0.0.1:9\/v1 does not answer: GET http:\/\/127.0.0.1:9\/v1\/models: /,
   );
   for (const [args, re] of cases) {
     const r = await run(...args);

@@ -1,4 +1,4 @@
-/** `harbor export --steps`: the spec's layout converted into Harbor's [[steps]] layout, checked with pgs's Harbor flow. */
+/** `harbor export --steps`: pgs's own layout converted into Harbor's [[steps]] layout, checked with pgs's Harbor flow. */
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { parse } from "smol-toml";

@@ -13,7 +13,7 @@ registerBuiltins();
 
 const MODULE = join(ROOT, "tests", "fixtures", "my_profiles.ts");
 
-Deno.test("harness profiles lists every profile with what it emulates; --json too", async () => {
+Deno.test("harness profiles: one line a profile by default, the detail with --long; --json too", async () => {
   const r = await pgs(["harness", "profiles", "--json"]);
   assert.equal(r.code, 0, r.stderr);
   const all = JSON.parse(r.stdout);
@@ -21,10 +21,21 @@ Deno.test("harness profiles lists every profile with what it emulates; --json to
   assert.deepEqual(v1.tools, ["bash", "read_file", "write_file", "str_replace", "submit"]);
   assert.equal(v1.stop, "submit");
   for (const p of all) assert.ok(p.emulates.sources.length > 0, `${p.name} names its sources`);
-  const text = await pgs(["harness", "profiles", "--profiles-module", MODULE]);
-  assert.equal(text.code, 0, text.stderr);
-  assert.match(text.stdout, /^my-agent@0\.3\.0 \*$/m);
-  assert.match(text.stdout, /emulates my-agent 0\.3\.0/);
+  const short = await pgs(["harness", "profiles", "--profiles-module", MODULE]);
+  assert.equal(short.code, 0, short.stderr);
+  const lines = short.stdout.trimEnd().split("\n");
+  assert.equal(lines.length, all.length + 1 + 2, "one line a profile, then a blank line and the legend");
+  assert.match(short.stdout, /^my-agent@0\.3\.0 \* +native +my-agent 0\.3\.0$/m);
+  assert.match(short.stdout, /^palingenesis-default@1 +native +palingenesis HarborEnv 1$/m);
+  assert.match(short.stdout, /^mini-swe-agent-text@[\w.]+ \* +fenced +mini-swe-agent /m);
+  assert.match(short.stdout, /^claude-code@[\w.]+ \* +native +claude-code [\w.]+$/m, "the harness without its detail");
+  const long = await pgs(["harness", "profiles", "--long", "--profiles-module", MODULE]);
+  assert.equal(long.code, 0, long.stderr);
+  assert.match(long.stdout, /^my-agent@0\.3\.0 \*$/m);
+  assert.match(long.stdout, /emulates my-agent 0\.3\.0/);
+  assert.match(long.stdout, /^ {2}protocol native; tools Bash, Edit, Read, Write$/m);
+  const both = await pgs(["harness", "profiles", "--long", "--json"]);
+  assert.equal(both.code, 2);
 });
 
 Deno.test("harness show: unknown profile and missing --task are usage errors", async () => {
@@ -52,7 +63,7 @@ dockerTest("harness show renders the first prompt and tools of a task", async ()
   assert.equal(shown.tools.length, 5);
 });
 
-dockerTest("a user's module of profiles drives an episode (the spec's my-agent)", async (docker) => {
+dockerTest("a user's module of profiles drives an episode (the design's my-agent)", async (docker) => {
   assert.equal(await loadProfilesModule(MODULE), 1);
   assert.ok(profileNames().includes("my-agent@0.3.0"));
   const env = new HarborEnv({ docker, profiles: { "my-agent": 1, "palingenesis-default@1": 0 } });

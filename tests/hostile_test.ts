@@ -11,7 +11,7 @@ import { scriptPolicy } from "../lib/eval/policy.ts";
 import type { Trajectory } from "../lib/eval/trajectory.ts";
 import { HarborEnv } from "../lib/env/harbor_env.ts";
 import type { Turn } from "../lib/script/script.ts";
-import { BASE_IMAGE, containersWith, dockerTest, makeTask, removeTask } from "./docker_helpers.ts";
+import { BASE_IMAGE, containersWith, dockerTest, makeTask, removeTask, soakTest } from "./docker_helpers.ts";
 import { pgsEval } from "./eval_helpers.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 
@@ -25,7 +25,7 @@ const LIMITS = `docker_image = "${BASE_IMAGE}"\nmemory_mb = 512\npids_limit = 64
 
 type Layout = "spec" | "harbor";
 
-/** A task checking answer.txt: in the spec's layout (isolated verifier) or Harbor's (shared, in its container). */
+/** A task checking answer.txt: in pgs's own layout (isolated verifier) or Harbor's (shared, in its container). */
 function answerTask(layout: Layout, extra: Record<string, string> = {}, toml = ""): Promise<string> {
   return makeTask({
     "task.toml": `[environment]\n${LIMITS}${toml}`,
@@ -157,10 +157,11 @@ dockerTest(
   },
 );
 
-dockerTest("hostile: a fork bomb with a 5 s timeout, then an answer: 20 runs in a row all score 1", async () => {
+/** A fork bomb under a 5 s timeout, then the answer, `k` runs in a row: in each the next command runs and scores 1. */
+async function forkBombRuns(k: number): Promise<void> {
   await withAnswerTask(["spec"], async (dir) => {
-    const ts = await run(dir, [bash("bomb() { bomb | bomb & }; bomb", 5), ANSWER, SUBMIT], 20);
-    assert.equal(ts.length, 20);
+    const ts = await run(dir, [bash("bomb() { bomb | bomb & }; bomb", 5), ANSWER, SUBMIT], k);
+    assert.equal(ts.length, k);
     let timedOut = 0;
     for (const t of ts) {
       const [bomb, answer] = toolResults(t);
@@ -169,9 +170,18 @@ dockerTest("hostile: a fork bomb with a 5 s timeout, then an answer: 20 runs in 
       assert.match(answer, /^\[exit code 0\]/, `run ${t.sample}: the next command ran: ${answer.slice(0, 300)}`);
       assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 1], `run ${t.sample}`);
     }
-    console.log(`fork bomb: ${timedOut} of 20 ran into the 5 s timeout; the next command ran in all 20`);
+    console.log(`fork bomb: ${timedOut} of ${k} ran into the 5 s timeout; the next command ran in all ${k}`);
   });
-});
+}
+
+dockerTest(
+  "hostile: a fork bomb with a 5 s timeout, then an answer: the next command runs, the run scores 1",
+  () => forkBombRuns(1),
+);
+soakTest(
+  "hostile: a fork bomb with a 5 s timeout, then an answer: 20 runs in a row all score 1",
+  () => forkBombRuns(20),
+);
 
 for (const layout of ["spec", "harbor"] as const) {
   const mode = layout === "spec" ? "isolated" : "shared";

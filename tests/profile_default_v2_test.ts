@@ -209,9 +209,8 @@ dockerTest(
         await run(ep, "bash", { cmd: "echo (" }),
         '/bin/sh: 1: Syntax error: end of file unexpected (expecting ")")',
       );
-      const t0 = performance.now();
       assert.equal(await run(ep, "bash", { cmd: "echo partial; sleep 20" }), "(timed out after 2s)");
-      assert.ok(performance.now() - t0 < 15_000);
+      assert.equal(await run(ep, "bash", { cmd: "ps -eo args= | grep -cx 'sleep 20'" }), "0", "killed at the timeout");
       assert.equal(await run(ep, "bash", { cmd: "echo still alive" }), "still alive");
       assert.equal(await run(ep, "bash", {}), "error: 'cmd'");
       assert.equal(await run(ep, "bash", { command: "ls" }), "error: 'cmd'");

@@ -46,9 +46,8 @@ dockerTest("hermes: background commands and the process tool", async (docker) =>
 
     // The session's directory carries over, its exports do not (hermes starts the process from its own env).
     await run("terminal", { command: "mkdir -p /tmp/hb && cd /tmp/hb && export HX=42" });
-    const t0 = performance.now();
+    // The call answers without waiting for the command: the poll below still finds it running, before "done".
     const bg = await start({ command: 'pwd; echo "hx=$HX"; echo err >&2; sleep 2; echo done; exit 3' });
-    assert.ok(performance.now() - t0 < 5000, "the call answers without waiting for the command");
     await sleep(300);
     const cmd = 'pwd; echo \\"hx=$HX\\"; echo err >&2; sleep 2; echo done; exit 3';
     const polled = JSON.parse(await run("process", { action: "poll", session_id: bg.session_id }));

@@ -240,6 +240,14 @@ interface ReplayRules {
 /** Replays a recorded run in a fresh fix-word-count container (the recording ran in a copy of its workdir). */
 async function replay(docker: Docker, runName: string, rules: ReplayRules) {
   const calls = await recorded(runName);
+  // Every rule names a call the recording holds (a stale index would silently compare nothing), once.
+  const ids = calls.map((c) => c.i);
+  assert.equal(new Set(ids).size, ids.length, `${runName}: call numbers repeat`);
+  for (const [kind, table] of Object.entries(rules)) {
+    for (const i of Object.keys(table ?? {})) {
+      assert.ok(ids.includes(Number(i)), `${runName}: ${kind} names call #${i}, which the recording does not hold`);
+    }
+  }
   await withEpisode(docker, qwenCode(), FIX, async (ep) => {
     const fill = await filler(ep);
     let compared = 0;
@@ -256,7 +264,7 @@ async function replay(docker: Docker, runName: string, rules: ReplayRules) {
       }
       compared++;
     }
-    assert.ok(compared >= calls.length - Object.keys(rules.skip ?? {}).length);
+    assert.ok(compared > 0, `${runName}: no call was compared`);
   });
 }
 

@@ -12,7 +12,7 @@ import { playOracle } from "../lib/harness/oracle_policy.ts";
 import { getProfile, profileNames } from "../lib/harness/registry.ts";
 import type { ChatMessage } from "../lib/harness/types.ts";
 import type { Docker } from "../lib/runtime/docker.ts";
-import { ignoreDocker, requireDocker } from "./docker_helpers.ts";
+import { engineTest, requireDocker } from "./docker_helpers.ts";
 import { call, EXAMPLE_TASKS, withEpisode, withLocalEpisode } from "./profile_helpers.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 import { TRUNCATION_MARK } from "../lib/eval/report/viewer_script.ts";
@@ -137,9 +137,9 @@ const UNMARKED_CUT = new Set(["terminus-2@harbor-0.22.0"]);
 /** A Docker test of the shared suite for one profile (ignored without an engine outside CI, or by `SKIP`). */
 function profileTest(profile: string, test: SharedTest, what: string, fn: (docker: Docker) => Promise<void>): void {
   const skip = SKIP[profile]?.find((s) => s.tests.includes(test));
-  Deno.test({
+  engineTest({
     name: `profile ${profile}: ${what}${skip ? ` (skipped: ${skip.reason})` : ""}`,
-    ignore: ignoreDocker || skip !== undefined,
+    ignore: skip !== undefined,
     fn: () => fn(requireDocker()),
   });
 }

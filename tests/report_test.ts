@@ -3,6 +3,8 @@ import { summarize } from "../lib/eval/summary.ts";
 import { traj } from "./trajectory_fixture.ts";
 import { passAtK } from "../lib/eval/report/pass_at_k.ts";
 import { reportHtml } from "../lib/eval/report/report_html.ts";
+import { esc } from "../lib/eval/report/html.ts";
+import { nameColor } from "../lib/eval/report/svg.ts";
 import { curve, runStats, turnsBins } from "../lib/eval/report/run_stats.ts";
 import { packViewerData, UNPACK_SCRIPT, viewerData } from "../lib/eval/report/viewer_data.ts";
 import { viewerHtml } from "../lib/eval/report/viewer_html.ts";
@@ -57,7 +59,8 @@ Deno.test("run stats: per profile and task, infra errors apart, format-error rat
   assert.equal(pi.tokens, null, "no usage recorded");
   assert.deepEqual(s.per_profile["opencode@1.18.33"].tokens, { prompt: 100, completion: 10, episodes: 1 });
   assert.deepEqual(pi.pass_at_k.map((p) => [p.k, p.value, p.tasks]), [[1, 0.25, 2], [2, 1, 1]]);
-  assert.deepEqual(s.pass_at_k.map((p) => p.k), [1, 2, 3]);
+  // Groups are (row, profile): row a's opencode sample is a group of its own, so no group has 3 samples.
+  assert.deepEqual(s.pass_at_k.map((p) => [p.k, p.tasks]), [[1, 3], [2, 1]]);
   assert.deepEqual(turnsBins([{ turns: 0, pass: true }, { turns: 50, pass: false }], 10).length, 9);
   const bins = turnsBins([{ turns: 1, pass: true }, { turns: 2, pass: false }, { turns: 2, pass: true }]);
   assert.deepEqual(bins.map((b) => [b.from, b.passes, b.fails]), [[0, 0, 0], [1, 1, 0], [2, 1, 1]]);
@@ -79,8 +82,11 @@ Deno.test("report.html: heatmap cells, pass@k curves, histograms and calibration
   assert.match(html, /aria-label="pass@k per profile"/);
   assert.match(html, /aria-label="turns to finish under pi@0\.73\.1"/);
   assert.match(html, /aria-label="exit statuses per profile"/);
-  // Calibration: task-a has 1 pass in 3, linked into the viewer filtered to it.
-  assert.match(html, /<li><a href="viewer\.html#task=task-a">task-a<\/a> \(1\/3\)<\/li>/);
+  // Calibration: task-a has 1 pass in 3, linked into the viewer filtered to it, with the profiles it ran under.
+  assert.match(
+    html,
+    /<li><a href="viewer\.html#task=task-a">task-a<\/a> · pi@0\.73\.1, opencode@1\.18\.33\+exact-edit \(1\/3\)<\/li>/,
+  );
 });
 
 Deno.test("viewer.html: data embedded so no episode text can end the script, token arrays reduced to counts", () => {
@@ -134,4 +140,129 @@ Deno.test("viewer data: what episodes share (system prompt, tool schemas) is sen
   assert.ok(JSON.stringify(packed).length < JSON.stringify(data).length - system.length);
   const unpack = new Function(`${UNPACK_SCRIPT}; return unpack;`)();
   assert.deepEqual(unpack(JSON.parse(JSON.stringify(packed))), data);
+});
+
+/** Two samples of `task` under `profile`, a row of their own (as a rows file listing the task once per profile). */
+function pair(task: string, profile: string, rewards: number[]) {
+  return rewards.map((reward, sample) =>
+    traj({ row_id: `${task}-${profile}`, sample, task, task_dir: `/tasks/${task}`, profile, reward })
+  );
+}
+
+const OC = "opencode@1.18.33", PI = "pi@0.73.1", CC = "claude-code@2.1.332";
+
+Deno.test("pass@k: one definition; on a rows file listing each task once per profile the headline, curves and summary agree", () => {
+  const ts = [
+    ...pair("A", OC, [1, 0]),
+    ...pair("A", PI, [0, 0]),
+    ...pair("A", CC, [0, 0]),
+    ...pair("B", OC, [1, 1]),
+    ...pair("B", PI, [0, 1]),
+    ...pair("B", CC, [0, 0]),
+  ];
+  const s = summarize(ts, { k: 2 });
+  const html = reportHtml(s, "run", ts);
+  // By hand: per (task, profile) group, pass@2 is 1 when a sample passed: A×OC, B×OC and B×PI of 6 groups. Pooling a
+  // task's samples across profiles (A: 1 of 6, B: 3 of 6) would give (1/3 + 4/5) / 2 instead.
+  assert.equal(s["pass@k"], 0.5);
+  assert.equal(s.overall["pass@1"], 0.3333);
+  const headline = Number(html.match(/<span id="headline-pass-at-k">pass@2 ([\d.]+)%<\/span>/)![1]) / 100;
+  const pass1 = Number(html.match(/<p class="big">pass@1 ([\d.]+)%/)![1]) / 100;
+  const point = (name: string, k: number) =>
+    Number(html.match(new RegExp(`<title>${name.replace(/[.+]/g, "\\$&")}: k ${k} → ([\\d.]+)</title>`))![1]);
+  assert.ok(Math.abs(headline - point("all profiles", 2)) < 5e-4, `headline ${headline} vs curve`);
+  assert.ok(Math.abs(pass1 - point("all profiles", 1)) < 5e-4, `pass@1 ${pass1} vs curve`);
+  const stats = runStats(ts, { k: 2, passThreshold: 1 });
+  assert.equal(stats.pass_at_k.find((p) => p.k === 2)!.value, s["pass@k"]);
+  assert.equal(stats.pass_at_k.find((p) => p.k === 1)!.value, s.overall["pass@1"]);
+  // Per profile: summary.json, the curve's points and the bar's note say the same.
+  for (const [p, want] of [[OC, 1], [PI, 0.5], [CC, 0]] as const) {
+    assert.equal(s.profiles[p]["pass@k"], want, p);
+    assert.equal(point(p, 2), want, p);
+    assert.equal(stats.per_profile[p].pass_at_k[1].value, want, p);
+    assert.equal(point(p, 1), s.profiles[p]["pass@1"], p);
+  }
+  assert.match(html, /<p class="legend" id="pass-at-k-definition">pass@k is computed per group/);
+});
+
+Deno.test("report.html: profiles with equal figures stay visible, each listed in the legend", () => {
+  const ts = [...pair("A", OC, [1, 0]), ...pair("A", PI, [1, 0]), ...pair("B", OC, [0, 0]), ...pair("B", PI, [0, 0])];
+  const html = reportHtml(summarize(ts, { k: 2 }), "run", ts);
+  const line = (name: string) =>
+    html.match(
+      new RegExp(`<polyline class="series" data-name="${name.replace(/[.+]/g, "\\$&")}"[^>]*points="([^"]+)"`),
+    );
+  const [oc, pi] = [line(OC), line(PI)];
+  assert.ok(oc && pi, "a line per profile");
+  assert.notEqual(oc[1], pi[1], "the second of two equal curves is drawn apart from the first");
+  assert.match(pi[0], /stroke-dasharray/);
+  assert.match(html, new RegExp(`<text [^>]*>${OC.replace(/[.+]/g, "\\$&")}</text>`));
+  assert.match(
+    html,
+    new RegExp(`<text [^>]*>${PI.replace(/[.+]/g, "\\$&")} \\(= ${OC.replace(/[.+]/g, "\\$&")}\\)</text>`),
+  );
+});
+
+Deno.test("report.html: a profile's colour follows its name, not its place among the run's profiles", () => {
+  const stroke = (html: string, name: string) =>
+    html.match(new RegExp(`data-name="${name.replace(/[.+]/g, "\\$&")}" fill="none" stroke="([^"]+)"`))![1];
+  const both = [...pair("A", OC, [1, 0]), ...pair("A", PI, [1, 1])];
+  const alone = pair("A", PI, [1, 1]);
+  const a = stroke(reportHtml(summarize(both, { k: 2 }), "r", both), PI);
+  const b = stroke(reportHtml(summarize(alone, { k: 2 }), "r", alone), PI);
+  assert.equal(a, b);
+  assert.equal(a, nameColor(PI));
+  assert.notEqual(nameColor(PI), nameColor(OC));
+});
+
+Deno.test("report.html: a run header, exit statuses once, pass rate per task and profile, the crossed grid", () => {
+  const ts = [...pair("A", OC, [1, 0]), ...pair("A", PI, [0, 0]), ...pair("B", OC, [1, 1]), ...pair("B", PI, [0, 1])]
+    .map((t) => ({ ...t, model: "qwen3-8b", started_at: "2026-12-04T10:00:00.000Z" }));
+  const s = summarize(ts, { k: 2, cross: true });
+  const run = {
+    model: "Qwen/Qwen3-8B",
+    started_at: "2026-12-01T09:30:00.000Z",
+    k: 2,
+    seed: 7,
+    max_turns: 32,
+    pgs_version: "0.1.0",
+    tasks: "tasks/",
+    tasks_git_revision: "0123456789abcdef0123456789abcdef01234567",
+    policy: "endpoint",
+    profiles: "opencode=1, pi=1",
+    cross: true,
+  };
+  const html = reportHtml(s, "run", ts, { run });
+  const dl = html.match(/<dl class="run">(.*?)<\/dl>/)![1];
+  for (
+    const [k, v] of [
+      ["model", "Qwen/Qwen3-8B"],
+      ["started", "2026-12-01 09:30:00 UTC"],
+      ["k", "2"],
+      ["seed", "7"],
+      ["max turns", "32"],
+      ["tasks' git revision", run.tasks_git_revision],
+      ["pgs", "0.1.0"],
+      ["profiles", "opencode=1, pi=1 (crossed: every profile on every task)"],
+    ]
+  ) assert.ok(dl.includes(`<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`), `${k}: ${dl}`);
+  // Without run.json's fields, the header reads what the episodes say.
+  const bare = reportHtml(s, "run", ts).match(/<dl class="run">(.*?)<\/dl>/)![1];
+  assert.match(
+    bare,
+    /<dt>model<\/dt><dd>qwen3-8b<\/dd><dt>started<\/dt><dd>2026-12-04 10:00:00 UTC<\/dd><dt>k<\/dt><dd>2<\/dd>/,
+  );
+  assert.doesNotMatch(bare, /git revision/);
+  assert.equal(html.match(/Exit statuses/g)?.length, 1);
+  assert.match(html, /Crossed run: every profile ran 2 samples on every task/);
+  for (const t of ["A", "B"]) {
+    for (const p of [OC, PI]) assert.ok(html.includes(`>${t} · ${p}</text>`), `a bar for ${t} × ${p}`);
+  }
+  assert.deepEqual(s.grid.map((c) => [c.task, c.profile, c["pass@k"]]), [
+    ["A", OC, 1],
+    ["A", PI, 0],
+    ["B", OC, 1],
+    ["B", PI, 1],
+  ]);
+  assert.equal(s.cross, true);
 });

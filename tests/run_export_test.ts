@@ -140,7 +140,7 @@ dockerTest("export atif/sft: token ids become per-step metrics; a format error i
   assert.equal(rd.prompt_token_ids.length, 3);
 
   const atif = join(dir, "atif");
-  const a = await pgs(["export", "atif", run, atif]);
+  const a = await pgs(["export", "atif", run, atif, "--token-ids"]);
   assert.equal(a.code, 0, a.stderr);
   const [doc] = [...(await exported(atif)).values()];
   assertEpisode(doc, t);

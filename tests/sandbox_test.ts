@@ -191,9 +191,7 @@ dockerTest(
     const toml = `[environment]\ndocker_image = "${BASE_IMAGE}"\n[environment.healthcheck]\n` +
       `command = "test -f /tmp/never"\nretries = 2\ninterval_sec = 0.1\ntimeout_sec = 5\n`;
     await withTask({ "task.toml": toml }, async (task) => {
-      const started = performance.now();
       await rejectsStage(Sandbox.start(task, new ImageStore(docker)), "healthcheck", /healthcheck failed 3 times/);
-      assert.ok(performance.now() - started < 20_000);
       assert.deepEqual(await containersWith(docker, `pgs.task=${task.name}`), []);
     });
   },
@@ -240,15 +238,11 @@ dockerTest("sandbox: a fork bomb is held by pids_limit", async (docker) => {
   const toml = `[environment]\ndocker_image = "${BASE_IMAGE}"\npids_limit = 64\n`;
   await withTask({ "task.toml": toml }, async (task) => {
     await withBox(task, new ImageStore(docker), async (box) => {
-      const started = performance.now();
       // The bomb forks in the background while the command waits (`exec`: its shell needs no fork to wait), so only
       // the timeout ends it, and every process it started is gone before the next command.
       const r = await box.exec(":(){ :|:& };:; exec sleep 100", { timeoutSec: 5 });
-      const took = performance.now() - started;
       assert.equal(r.timedOut, true);
       assert.equal(r.exitCode, 137);
-      // Bounded, not timed: the 5 s timeout plus the kill loop's 15 s grace, with room for a loaded machine.
-      assert.ok(took < 60_000, `took ${took} ms`);
       assert.equal(await box.running(), true);
       const after = await box.exec("echo alive; ps -e --no-headers | wc -l", { timeoutSec: 30 });
       assert.equal(after.exitCode, 0, text(after.stderr));
@@ -313,10 +307,8 @@ dockerTest("sandbox: build_timeout_sec is honoured", async (docker) => {
     "environment/Dockerfile": dockerfile,
     "task.toml": `[environment]\nbuild_timeout_sec = 2\n`,
   }, async (task) => {
-    const started = performance.now();
+    // Stopped, not waited out: the error names the timeout, and neither the step's container nor an image is left.
     await rejectsStage(Sandbox.start(task, new ImageStore(docker)), "build", /timed out after 2 s/);
-    const took = performance.now() - started;
-    assert.ok(took < 15_000, `took ${took} ms`);
     assert.deepEqual(await containersWith(docker, `pgs.task=${task.name}`), []);
     assert.deepEqual(
       await containersWithCommand(docker, marker, 10_000),

@@ -253,3 +253,40 @@ Deno.test("messages: scripted arguments that are not a JSON object get a clear 5
     await s.done();
   }
 });
+
+Deno.test("history advancing: Responses and Messages count the request's assistant turns, not its key", async () => {
+  const s = await stubApp(TURNS, "pgs-stub-apis-", "history");
+  try {
+    // Two identical conversations at once: each request gets the turn its own history has reached.
+    for (let i = 0; i < 2; i++) {
+      const a = await s.json("/v1/messages", mBody("a"));
+      assert.equal(a.stop_reason, "tool_use", `conversation ${i}`);
+    }
+    const first = await s.json("/v1/messages", mBody("a"));
+    const history = [...mBody("a").messages, { role: "assistant", content: first.content }, {
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: first.content[0].id, content: "x" }],
+    }];
+    for (let i = 0; i < 2; i++) {
+      const b = await s.json("/v1/messages", mBody("a", { messages: history }));
+      assert.deepEqual(b.content, [{ type: "text", text: "All done here, friend." }], `conversation ${i}`);
+    }
+    const r1 = await s.json("/v1/responses", rBody("a"));
+    assert.equal((await s.json("/v1/responses", rBody("a"))).output[0].type, "function_call");
+    // Both calls of the turn and their outputs are one assistant turn.
+    const grown = rInput("a", [
+      ...r1.output,
+      ...r1.output.map((o: Record<string, unknown>) => ({
+        type: "function_call_output",
+        call_id: o.call_id,
+        output: "x",
+      })),
+    ]);
+    assert.equal((await s.json("/v1/responses", rBody("a", { input: grown }))).output[0].type, "message");
+    // previous_response_id: the turns before it count.
+    const next = rBody("z", { input: [{ type: "message", role: "user", content: "ok" }], previous_response_id: r1.id });
+    assert.equal((await s.json("/v1/responses", next)).output[0].content[0].text, "All done here, friend.");
+  } finally {
+    await s.done();
+  }
+});

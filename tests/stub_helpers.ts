@@ -3,14 +3,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createStubApp } from "../stub/app.ts";
 import { Recorder } from "../stub/recorder.ts";
-import { ScriptRunner, type Turn } from "../lib/script/script.ts";
+import { type Advance, ScriptRunner, type Turn } from "../lib/script/script.ts";
 
-/** Starts a stub app answering `turns`; `done()` closes the recorder and removes the folder. */
-export async function stubApp(turns: Turn[], prefix = "pgs-stub-") {
+/** Starts a stub app answering `turns` (advancing by requests unless told); `done()` closes and removes the folder. */
+export async function stubApp(turns: Turn[], prefix = "pgs-stub-", advance: Advance = "requests") {
   const dir = await Deno.makeTempDir({ prefix });
   const out = join(dir, "requests.jsonl");
   const recorder = await Recorder.open(out);
-  const app = createStubApp({ script: new ScriptRunner(turns), recorder, model: "stub-model" });
+  const app = createStubApp({ script: new ScriptRunner(turns, advance), recorder, model: "stub-model" });
   const post = (path: string, body: string | Record<string, unknown>) =>
     app.request(path, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
   const json = async (path: string, body: Record<string, unknown>) => {

@@ -342,9 +342,13 @@ Deno.test("cli: harness serve usage errors", async () => {
   const a = await run(["--out", "x.jsonl"]);
   assert.equal(a.code, 2);
   assert.match(a.stderr, /^pgs: harness serve: --script is required\n$/);
+  // Flags are checked before any file is read.
   const b = await run(["--script", "/nonexistent/t.json", "--out", "x", "--port", "70000"]);
   assert.equal(b.code, 2);
-  assert.match(b.stderr, /^pgs: harness serve: cannot read \/nonexistent\/t.json/);
+  assert.match(b.stderr, /^pgs: harness serve: --port must be an integer from 0 to 65535, got "70000"\n$/);
+  const c = await run(["--script", "/nonexistent/t.json", "--out", "x"]);
+  assert.equal(c.code, 2);
+  assert.match(c.stderr, /^pgs: harness serve: cannot read \/nonexistent\/t.json/);
 });
 
 Deno.test("script: {$from_request} arguments take group 1 of the regex's last match in the request", async () => {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { TaskError } from "../lib/base/errors.ts";
+import { setWarningSink } from "../lib/base/warn.ts";
 import { findTasks, loadTask } from "../lib/task/task.ts";
 
 /** Writes `files` (relative path → content) under a new temp dir, runs `fn`, and removes the dir. */
@@ -71,7 +72,8 @@ Deno.test("loadTask: minimal task with docker_image, description and the directo
     "hello/task.toml": `[task]\ndescription = "Write ciao"\n[environment]\ndocker_image = "img:1"\n`,
     "hello/tests/test.sh": "exit 0",
   }, async (root) => {
-    const t = await loadTask(path.join(root, "hello"));
+    setWarningSink(() => {}); // the missing instruction.md's warning: see the next test
+    const t = await loadTask(path.join(root, "hello")).finally(() => setWarningSink(null));
     assert.equal(t.name, "hello");
     assert.equal(t.instruction, "Write ciao");
     assert.equal(t.paths.dockerfile, undefined);
@@ -80,6 +82,46 @@ Deno.test("loadTask: minimal task with docker_image, description and the directo
     assert.equal(t.paths.solveSh, undefined);
   });
 });
+
+Deno.test("loadTask: no instruction.md: the description, with one warning per task naming the file", async () => {
+  const task = (description: string) => ({
+    "task.toml": `[task]\ndescription = "${description}"\n[environment]\ndocker_image = "img:1"\n`,
+    "tests/test.sh": "exit 0",
+  });
+  await withTree({ ...prefixed("a/", task("Write ciao")), ...prefixed("b/", task("Write hej")) }, async (root) => {
+    const warned: string[] = [];
+    setWarningSink((m) => warned.push(m));
+    try {
+      const a = await loadTask(path.join(root, "a"));
+      await loadTask(path.join(root, "a")); // the same task again: no second warning
+      const b = await loadTask(path.join(root, "b"));
+      assert.deepEqual([a.instruction, b.instruction], ["Write ciao", "Write hej"]);
+      const note = (t: string) =>
+        `${
+          shown(path.join(root, t, "instruction.md"))
+        }: missing; the task's instruction is task.toml's [task] description (Harbor needs instruction.md)`;
+      assert.deepEqual(warned, [note("a"), note("b")]);
+      assert.deepEqual(a.config.warnings, [note("a")]);
+    } finally {
+      setWarningSink(null);
+    }
+  });
+  await withTree(TASK, async (root) => {
+    const warned: string[] = [];
+    setWarningSink((m) => warned.push(m));
+    try {
+      await loadTask(root);
+    } finally {
+      setWarningSink(null);
+    }
+    assert.deepEqual(warned, [], "instruction.md present: no warning");
+  });
+});
+
+/** `files` under the folder `dir` (ending in "/"). */
+function prefixed(dir: string, files: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(files).map(([k, v]) => [dir + k, v]));
+}
 
 Deno.test("loadTask: missing files are named", async () => {
   const without = (name: string) => Object.fromEntries(Object.entries(TASK).filter(([k]) => k !== name));
@@ -186,7 +228,7 @@ Deno.test("loadTask: a plain Harbor task's environment/ files go into the workdi
     assert.equal((await loadTask(root)).paths.environmentUpload, path.join(root, "environment"));
   });
   await withTree({ ...plain, "environment/workdir/data.csv": "a,b\n" }, async (root) => {
-    assert.equal((await loadTask(root)).paths.environmentUpload, undefined, "the spec's layout stages workdir/ itself");
+    assert.equal((await loadTask(root)).paths.environmentUpload, undefined, "pgs's own layout stages workdir/ itself");
   });
   await withTree(plain, async (root) => {
     assert.equal((await loadTask(root)).paths.environmentUpload, undefined);

@@ -18,9 +18,9 @@ dockerTest("tmux: keys run in a persistent pane; the wait ends when the command 
     await t.keys(["cd /tmp && export X=42", "Enter"]);
     await t.wait(5);
     await t.keys(["sleep 1; echo done-$X-$(pwd)", "Enter"]);
+    // Settled: the wait ended because the pane did, not at its deadline; and the command's output was there by then.
     const w = await t.wait(20);
     assert.equal(w.settled, true);
-    assert.ok(w.waitedMs >= 900 && w.waitedMs < 10_000, `waited ${w.waitedMs} ms`);
     assert.match(await t.capture(), /done-42-\/tmp/);
     await t.keys(["sleep 30", "Enter"]);
     const cut = await t.wait(1);

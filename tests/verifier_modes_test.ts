@@ -1,6 +1,6 @@
 /**
  * The three verifier modes against a real engine. `shared` runs the tests in the agent's container, as safely as
- * sharing allows; `separate` carries only the artifacts across; `isolated` keeps the spec's promises (its attack tests
+ * sharing allows; `separate` carries only the artifacts across; `isolated` keeps its promises (its attack tests
  * are in verifier_test.ts).
  */
 import assert from "node:assert/strict";
@@ -261,7 +261,7 @@ dockerTest(
       const task = await loadTask(dir);
       const box = await Sandbox.start(task, new ImageStore(docker));
       try {
-        assert.equal(box.verifierMode, "isolated", "environment/workdir/ is the spec's layout");
+        assert.equal(box.verifierMode, "isolated", "environment/workdir/ is pgs's own layout");
         const r = await box.exec(
           "id -un; stat -c %U /logs/agent /logs/artifacts /workdir /workdir/f.txt; touch /logs/agent/ok",
         );

@@ -112,17 +112,16 @@ dockerTest("verifier: a crashing verifier scores 0 with verifier_failed", async 
 });
 
 dockerTest("verifier: a verifier that times out scores 0 and leaves no container", async (docker) => {
-  const started = performance.now();
+  // The timeout cut the run (its metric), the reward written before it does not count, and `episode` checks that
+  // no container is left.
   const v = await episode(docker, {
     "task.toml": `[environment]\ndocker_image = "${BASE_IMAGE}"\n[verifier]\ntimeout_sec = 2\n`,
     "tests/test.sh": `${SH}echo 1 > /logs/verifier/reward.txt\nsleep 120\n`,
   });
-  const took = performance.now() - started;
   assert.equal(v.reward, 0);
   assert.equal(v.metrics.verifier_failed, 1);
   assert.equal(v.metrics.verifier_timeout, 1);
   assert.match(v.error ?? "", /timed out after 2 s/);
-  assert.ok(took < 30_000, `took ${took} ms`);
 });
 
 dockerTest("verifier: a reward planted by the agent, and its background processes, do not count", async (docker) => {

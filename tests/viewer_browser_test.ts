@@ -7,33 +7,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { latestById, readTrajectories, type Trajectory } from "../lib/eval/trajectory.ts";
-import { Browser, ignoreBrowser } from "./browser.ts";
-import { dockerAvailable, ignoreDocker } from "./docker_helpers.ts";
+import { Browser, countText, ignoreBrowser, shot, shots } from "./browser.ts";
+import { dockerAvailable, engineTest } from "./docker_helpers.ts";
 import { pgs, pgsEval, ROOT, stubEval } from "./eval_helpers.ts";
 import { EXAMPLE_TASKS } from "./profile_helpers.ts";
 
 const COUNT = join(EXAMPLE_TASKS, "count-error-lines");
 const FIX = join(EXAMPLE_TASKS, "fix-word-count");
-const ignore = ignoreDocker || ignoreBrowser;
-
-async function shots(): Promise<string> {
-  const dir = Deno.env.get("PGS_SCREENSHOTS");
-  if (!dir) return await Deno.makeTempDir({ prefix: "pgs_viewer_shots_" });
-  await Deno.mkdir(dir, { recursive: true });
-  return dir;
-}
-
-/** A screenshot that shows something: a blank 1400×1000 page is about 6 kB of PNG. */
-async function shot(b: Browser, dir: string, name: string): Promise<void> {
-  const png = await b.screenshot(dir, name);
-  assert.deepEqual([...png.slice(1, 4)], [0x50, 0x4e, 0x47], `${name}: a PNG`);
-  assert.ok(png.length > 20_000, `${name}: ${png.length} bytes, a blank page?`);
-}
+const ignore = ignoreBrowser;
 
 const rowsShown = (b: Browser) => b.eval<number>("document.querySelectorAll('#list tr.ep').length");
-const countText = (b: Browser) => b.eval<string>("document.getElementById('count')?.textContent ?? ''");
 
-Deno.test({
+engineTest({
   name: "viewer in Chromium: the list renders, a filter narrows it, an episode opens, two side by side",
   ignore,
   sanitizeResources: false,
@@ -100,6 +85,17 @@ Deno.test({
     assert.deepEqual(panes, [failing.id, passing.id]);
     await shot(b, out, "4-side-by-side");
 
+    // The oracle's fix of fix-word-count, recorded by eval as the working directory's diff, shows as one.
+    const fixed = ts.find((t) => t.task_dir === FIX)!;
+    await b.goto(`file://${run}/viewer.html#ep=${encodeURIComponent(fixed.id)}`);
+    await b.waitFor("document.querySelector('.pane .wdiff')");
+    const changed = await b.eval<string[]>(
+      "[...document.querySelectorAll('.wdiff table.files tr td:nth-child(2)')].map((td) => td.textContent)",
+    );
+    assert.deepEqual(changed, fixed.workdir_diff!.files.map((f) => f.path));
+    assert.ok(changed.includes("wordcount.py"), changed.join(", "));
+    assert.ok(await b.eval<number>("document.querySelectorAll('.wdiff pre.diff span.add').length") > 5);
+
     // The report's heatmap cell links into the viewer, filtered to that profile and task.
     await b.goto(`file://${run}/report.html`);
     const href = await b.eval<string>(
@@ -117,7 +113,7 @@ Deno.test({
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test({
+engineTest({
   name: "pgs view serves a run live: format errors, unknown tools and token counts shown; new episodes appear",
   ignore,
   sanitizeResources: false,
@@ -238,7 +234,7 @@ Deno.test({
       [["view", dir], /no trajectories\.jsonl/],
       [["view", run, "--port", "x"], /--port must be an integer/],
       [["view", run, "--out", join(dir, "no", "f.html")], /does not exist/],
-      [["view"], /expected one RUN_DIR/],
+      [["view"], /expected RUN_DIR, or RUN_A RUN_B/],
     ] as const
   ) {
     const e = await pgs([...args]);

@@ -58,3 +58,16 @@ export class ContainerDeadError extends Error {
     super(`container ${container} is not running${detail ? ` (${detail})` : ""}`);
   }
 }
+
+/**
+ * The task's agent timeout (`[agent] timeout_sec`) ran out while the agent acted: the command running then was killed
+ * with what it started, and the episode ends with `timeout` (scored, the policy's doing).
+ */
+export class AgentTimeoutError extends Error {
+  /** Always "AgentTimeoutError". */
+  override name = "AgentTimeoutError";
+  /** The agent timeout of `timeoutSec` seconds ran out. */
+  constructor(readonly timeoutSec: number) {
+    super(`agent timed out after ${timeoutSec} s`);
+  }
+}

@@ -1,4 +1,4 @@
-/** The Harbor capture (the spec's path): the stub on the host, the real agent through `uv run ... harbor run`. */
+/** The Harbor capture (docs/spec-notes.md): the stub on the host, the real agent through `uv run ... harbor run`. */
 import type { Turn } from "../script/script.ts";
 import { writeCommandJson } from "./command_json.ts";
 import { harborCommand } from "./harbor_command.ts";
@@ -27,7 +27,14 @@ export async function runHarbor(o: HarborCaptureOptions): Promise<{ code: number
   // Listen only on the address the task container reaches (the docker bridge), never on every interface.
   let stub: Awaited<ReturnType<typeof startStub>>;
   try {
-    stub = await startStub({ turns: o.turns, out: `${o.out}/requests.jsonl`, model: o.model, hostname: o.hostIp });
+    // A real harness sends side requests and may drop a rejected turn: advance per request (see run_local.ts).
+    stub = await startStub({
+      turns: o.turns,
+      out: `${o.out}/requests.jsonl`,
+      model: o.model,
+      hostname: o.hostIp,
+      advance: "requests",
+    });
   } catch (e) {
     throw new CaptureError(
       `harness capture: cannot listen on --host-ip ${o.hostIp} (${(e as Error).message}); ` +

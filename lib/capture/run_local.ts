@@ -51,6 +51,8 @@ export async function runLocal(o: LocalCaptureOptions): Promise<LocalCaptureResu
     out: `${o.out}/requests.jsonl`,
     model: o.model,
     hostname: "127.0.0.1",
+    // A real harness sends side requests (opencode's title first) and may drop a rejected turn: advance per request.
+    advance: "requests",
   });
   try {
     await copyDir(`${o.task}/environment/workdir`, work);

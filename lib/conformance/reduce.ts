@@ -101,9 +101,3 @@ export function reduceRequest(body: Json): Json {
   }
   return out;
 }
-
-/** A whole requests.jsonl, reduced line by line. */
-export function reduceRecording(jsonl: string): string {
-  return jsonl.split("\n").filter((l) => l.trim()).map((l) => JSON.stringify(reduceRequest(JSON.parse(l)))).join("\n") +
-    "\n";
-}

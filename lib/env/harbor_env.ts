@@ -12,12 +12,13 @@ import { getProfile, NO_PROFILE_DIALECT, resolveProfileName } from "../harness/r
 import type { ChatMessage, ToolSchema } from "../harness/types.ts";
 import { ImageStore } from "../runtime/images.ts";
 import { Sandbox } from "../runtime/sandbox.ts";
+import { DeadlineExecEnv } from "../runtime/deadline_env.ts";
 import { loadTask, type Task } from "../task/task.ts";
 import { combineSteps, passesGate, startStep, type StepOutcome } from "../verify/steps.ts";
 import { verify } from "../verify/verifier.ts";
 import type { VerifierMode } from "../task/verifier_mode.ts";
 
-/** HarborEnv's arguments (the spec's, camel-cased). */
+/** HarborEnv's arguments (the design's, camel-cased: docs/spec-notes.md). */
 export interface HarborEnvOptions {
   /** A subset of the profile's tools (default: all); honoured by profiles with the `toolSubset` capability. */
   tools?: string[];
@@ -29,7 +30,7 @@ export interface HarborEnvOptions {
   verifierMode?: VerifierMode;
   /** Characters of command output kept where a profile has no limit of its own (default 16000). */
   maxOutput?: number;
-  /** One harness profile, e.g. "opencode" or "pi@1.3.0" (default `NO_PROFILE_DIALECT`, palingenesis-default@1). */
+  /** One harness profile, e.g. "opencode" or "pi@0.73.1" (default `NO_PROFILE_DIALECT`, palingenesis-default@1). */
   profile?: string;
   /** A weighted mix, e.g. {opencode: 1, pi: 1}; one profile per group (default none). */
   profiles?: Record<string, number>;
@@ -132,7 +133,12 @@ export class HarborEnv {
     try {
       // A multi-step task starts its first step (its files, its setup.sh) before the first prompt.
       if (task.steps) await startStep(box, task.steps[0]);
-      const ep = new ProfileEpisode(profile, box, this.opts.maxOutput);
+      const timeoutSec = task.config.agent.timeoutSec;
+      // The agent clock starts with the first prompt (rendering it may run commands of its own).
+      const clock = { deadline: Infinity };
+      // One deadline for the whole episode: every tool's command is cut to the agent timeout's time left.
+      const agentBox = new DeadlineExecEnv(box, () => clock.deadline, timeoutSec);
+      const ep = new ProfileEpisode(profile, agentBox, this.opts.maxOutput);
       let first: ChatMessage[];
       if (profile.capabilities?.rowMessages && row.messages?.length) {
         first = row.messages;
@@ -144,10 +150,8 @@ export class HarborEnv {
         ...(this.opts.profileChatKwargs?.[key] ?? this.opts.profileChatKwargs?.[full] ?? {}),
         ...row.chat_template_kwargs,
       };
-      const state = new EpisodeState({
-        maxTurns: row.max_turns ?? limits.maxTurns ?? this.opts.maxTurns,
-        timeoutSec: task.config.agent.timeoutSec,
-      });
+      const state = new EpisodeState({ maxTurns: row.max_turns ?? limits.maxTurns ?? this.opts.maxTurns, timeoutSec });
+      clock.deadline = state.deadline;
       const episode = new HarborEpisode(this, task, box, ep, key, full, first, ctk, state);
       this.#open.add(episode);
       if (this.#closed) {
@@ -273,7 +277,8 @@ export class HarborEpisode {
     const step = steps[this.#step];
     const v = await verify(this.box, this.episode.answer(), { rewardKey: this.env.opts.rewardKey, step });
     this.#outcomes.push({ name: step.config.name, result: v });
-    if (r.exitStatus === "container_dead" || this.#step + 1 >= steps.length || !passesGate(step, v)) {
+    const over = r.exitStatus === "container_dead" || r.exitStatus === "timeout";
+    if (over || this.#step + 1 >= steps.length || !passesGate(step, v)) {
       this.#stepsOver = true;
       return r;
     }
@@ -296,7 +301,10 @@ export class HarborEpisode {
         : await verify(this.box, answer, { rewardKey: this.env.opts.rewardKey });
       const metrics: Record<string, number> = {};
       for (const [k, x] of Object.entries(v.metrics)) metrics[`metric/${k}`] = x;
-      for (const k of this.env.profileKeys) metrics[`metric/profile/${k}`] = k === this.profileKey ? 1 : 0;
+      // The mix's one-hot, only for a mix the caller gave: the default profile of an env without one is no mix, and
+      // a row that pins its own profile would otherwise report `metric/profile/palingenesis-default@1: 0`.
+      const mix = this.env.opts.profiles ? this.env.profileKeys : [];
+      for (const k of mix) metrics[`metric/profile/${k}`] = k === this.profileKey ? 1 : 0;
       metrics[`metric/profile/${this.profileKey}`] = 1;
       metrics[`metric/profile/${this.profileKey}/reward`] = v.reward;
       return {

@@ -4,7 +4,7 @@
  * whether it ended; finish → reward and metrics (containers removed); or close it. Episodes left idle past a
  * timeout are closed by a sweeper.
  */
-import { type Context, Hono } from "hono";
+import { type Context, Hono } from "npm:hono@4.13.19";
 import type { HttpApp } from "../base/http_app.ts";
 import { EngineDownError, InfraError, TaskError } from "../base/errors.ts";
 import type { EnvRow, HarborEnv, HarborEpisode } from "./harbor_env.ts";
@@ -12,6 +12,7 @@ import type { AssistantTurn } from "../harness/episode.ts";
 import { profileNames, resolveProfileName } from "../harness/registry.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { TokenEpisode, type TokenModeOptions } from "./token_episode.ts";
+import { TokenIdError } from "../tokens/token_ids.ts";
 
 /** Server settings. */
 export interface EnvServerOptions {
@@ -42,13 +43,19 @@ interface Live {
 /** A token step's body: the completion's ids and, optionally, one logprob per id. */
 function parseTokenStep(body: Record<string, unknown>): { ids: number[]; logprobs?: number[] } {
   const ids = body.completion_token_ids;
-  if (!Array.isArray(ids) || ids.length === 0 || !ids.every((x) => Number.isInteger(x) && x >= 0)) {
+  if (!Array.isArray(ids) || ids.length === 0) {
     throw new HttpError(
       400,
       "invalid_request",
       "token mode: completion_token_ids must be a non-empty list of token ids (the sampled completion, end-of-turn " +
         "token included)",
     );
+  }
+  const bad = ids.findIndex((x) => !(Number.isInteger(x) && x >= 0));
+  if (bad >= 0) {
+    const value = JSON.stringify(ids[bad]);
+    const msg = `token mode: completion_token_ids[${bad}] = ${value} is not a token id (a non-negative integer)`;
+    throw new HttpError(400, "invalid_request", msg);
   }
   const lp = body.logprobs;
   if (lp === undefined || lp === null) return { ids };
@@ -195,6 +202,10 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
 
   app.onError((err, c) => {
     if (err instanceof HttpError) return c.json({ error: { type: err.type, message: err.message } }, err.status);
+    // Refused before the episode stepped: the trainer may send a corrected completion.
+    if (err instanceof TokenIdError) {
+      return c.json({ error: { type: "invalid_request", message: `token mode: ${err.message}` } }, 400);
+    }
     if (err instanceof TaskError) return c.json({ error: { type: "invalid_task", message: err.message } }, 400);
     if (err instanceof EngineDownError) return c.json({ error: { type: "engine_down", message: err.message } }, 503);
     if (err instanceof InfraError) return c.json({ error: { type: "infra_error", message: err.message } }, 503);

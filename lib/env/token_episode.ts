@@ -85,7 +85,10 @@ export class TokenEpisode {
     return this.#prompt;
   }
 
-  /** Takes a sampled completion (its ids as the engine returned them, end-of-turn token included). */
+  /**
+   * Takes a sampled completion (its ids as the engine returned them, end-of-turn token included). Throws
+   * TokenIdError, before the episode steps, when an id is not in the tokenizer's vocabulary.
+   */
   async step(completion: readonly number[]): Promise<TokenStepResult> {
     const d = this.#session.accept(completion);
     const turn = this.#session.turns - 1;

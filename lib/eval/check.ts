@@ -123,13 +123,19 @@ function outcome(agent: CheckAgent, t: Trajectory): CheckOutcome {
   };
 }
 
-function verdict(oracle: CheckOutcome, nop: CheckOutcome): string | undefined {
+/** Why an episode ended, when that explains a score: the agent timeout, or a container the agent stopped. */
+function ending(o: CheckOutcome, task: Task): string | undefined {
+  if (o.exitStatus === "timeout") return `agent timed out after ${task.config.agent.timeoutSec} s`;
+  if (o.exitStatus === "container_dead") return "solve.sh stopped its own container";
+}
+
+function verdict(task: Task, oracle: CheckOutcome, nop: CheckOutcome): string | undefined {
   for (const o of [oracle, nop]) {
     if (o.error) return `${o.agent}: ${o.stage} failed: ${o.error}`;
   }
   if (oracle.reward !== 1) {
-    const why = oracle.verifierError ? ` (${oracle.verifierError})` : "";
-    return `oracle scored ${oracle.reward}, must be 1${why}`;
+    const why = [ending(oracle, task), oracle.verifierError].filter(Boolean).join("; ");
+    return `oracle scored ${oracle.reward}, must be 1${why ? ` (${why})` : ""}`;
   }
   if ((nop.reward ?? 0) >= 1) return `nop scored ${nop.reward}: doing nothing passes, a free reward`;
 }
@@ -137,7 +143,7 @@ function verdict(oracle: CheckOutcome, nop: CheckOutcome): string | undefined {
 /** The verdict on a loaded task from its two episodes. */
 function taskResult(dir: string, task: Task, verifierMode: VerifierMode, o: Trajectory, n: Trajectory): CheckResult {
   const oracle = outcome("oracle", o), nop = outcome("nop", n);
-  const error = verdict(oracle, nop);
+  const error = verdict(task, oracle, nop);
   const started = Math.min(Date.parse(o.started_at), Date.parse(n.started_at));
   const ended = Math.max(Date.parse(o.ended_at), Date.parse(n.ended_at));
   const result: CheckResult = {
@@ -150,15 +156,48 @@ function taskResult(dir: string, task: Task, verifierMode: VerifierMode, o: Traj
     verifierMode,
     seconds: (ended - started) / 1000,
   };
-  const testsRan = !oracle.verifierError?.startsWith("cannot ");
-  if (error && oracle.reward !== null && oracle.reward !== 1 && testsRan && task.config.environment.networkUnset) {
-    // Harbor's default network is public; the spec's (and so pgs's) is none. A solution that downloads fails here.
+  const failed = error && oracle.reward !== null && oracle.reward !== 1;
+  if (failed && task.config.environment.networkUnset && wantedNetwork(o)) {
+    // Harbor's default network is public; pgs's is none. Said only where the episode shows a failed network call.
     result.hints = [
-      "the task leaves allow_internet unset: Harbor would allow the network, pgs runs it with none " +
-      "(set [environment] allow_internet = true to match Harbor)",
+      "the task leaves allow_internet unset and the oracle's output shows a failed network call: Harbor would " +
+      "allow the network, pgs runs it with none (set [environment] allow_internet = true to match Harbor)",
     ];
   }
   return result;
+}
+
+/** What programs print when they reach for a network that is not there (DNS, connect, package managers). */
+const NETWORK_FAILURE = new RegExp(
+  [
+    "Temporary failure in name resolution",
+    "Could not resolve host",
+    "Name or service not known",
+    "Network is unreachable",
+    "No address associated with hostname",
+    "getaddrinfo",
+    "Failed to establish a new connection",
+    "Could not connect to",
+    "Failed to fetch",
+    "Connection timed out",
+    "curl: \\((6|7)\\)",
+    "wget: unable to resolve",
+    "ENOTFOUND",
+    "EAI_AGAIN",
+  ].join("|"),
+);
+
+/** True when the oracle's episode (its tool output, its answer, test.sh's output) shows a failed network call. */
+function wantedNetwork(t: Trajectory): boolean {
+  const seen = [
+    t.answer,
+    t.agent_stderr ?? "",
+    t.test_output ?? "",
+    ...t.messages.filter((m) => m.role === "tool" || m.role === "user").map((m) =>
+      typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? "")
+    ),
+  ];
+  return seen.some((s) => NETWORK_FAILURE.test(s));
 }
 
 /**

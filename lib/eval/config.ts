@@ -6,6 +6,7 @@
 import { UsageError } from "../base/errors.ts";
 import type { VerifierMode } from "../task/verifier_mode.ts";
 import { DEFAULT_REQUEST_TIMEOUT_SEC } from "./endpoint_policy.ts";
+import { isHttpUrl } from "./endpoint_check.ts";
 import { DEFAULT_MAX_TURNS } from "./episode_runner.ts";
 import type { Sampling } from "./policy.ts";
 import { DEFAULT_K, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_STARTING, type DockerHostOptions } from "./run_episodes.ts";
@@ -77,6 +78,8 @@ export interface EvalConfig {
   profiles?: Record<string, number>;
   /** One profile (exclusive with `profiles`). */
   profile?: string;
+  /** Run every profile of `profiles` on every task, k samples each, instead of drawing one per task (default false). */
+  cross: boolean;
   /** Samples per task (default `DEFAULT_K`). */
   k: number;
   /** Turn limit; a row's own max_turns wins (default `DEFAULT_MAX_TURNS`). */
@@ -101,6 +104,8 @@ export interface EvalConfig {
   images?: Record<string, string>;
   /** Discard finished episodes in `out` and run them again (default false). */
   redo: boolean;
+  /** Record each episode's working-directory diff (`workdir_diff`; default true, `--no-diff` turns it off). */
+  workdirDiff: boolean;
   /** A module registering more profiles (default none). */
   profilesModule?: string;
   /** A reward at or above this passes (default `DEFAULT_PASS_THRESHOLD`). */
@@ -128,6 +133,7 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
   const apiKeyEnv = g.string("apiKeyEnv");
   const profiles = g.weights("profiles");
   const profile = g.string("profile");
+  const cross = g.bool("cross");
   const k = g.atLeastOne("k", true);
   const sampling = {
     temperature: g.number("temperature"),
@@ -152,14 +158,25 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
   const hosts = g.hosts("hosts");
   const images = g.strings("images");
   const redo = g.bool("redo");
+  const workdirDiff = g.bool("workdirDiff");
   const requestTimeoutSec = g.atLeastOne("requestTimeoutSec", false);
   const profilesModule = g.string("profilesModule");
   const passThreshold = g.number("passThreshold");
   const verifierMode = g.verifierMode("verifierMode");
 
   if (!tasks) throw new UsageError("eval: give --tasks PATH (a task, a folder of tasks, or a rows JSONL)");
+  if (url !== undefined && !isHttpUrl(url)) {
+    throw new UsageError(
+      `eval: ${g.where("endpoint")} must be an http(s) URL such as http://127.0.0.1:8000/v1, got ${
+        JSON.stringify(url)
+      }`,
+    );
+  }
   if (profile && profiles) {
     throw new UsageError(`eval: ${g.where("profile")} and ${g.where("profiles")} exclude each other`);
+  }
+  if (cross && !profiles) {
+    throw new UsageError(`eval: ${g.where("cross")} needs --profiles (the profiles to run on every task)`);
   }
   const named = policyName ?? (url ? "endpoint" : undefined);
   if (!named) throw new UsageError("eval: give --endpoint URL, --policy oracle or --policy script:turns.json");
@@ -205,6 +222,8 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
     model,
     profiles,
     profile,
+    cross: cross ?? false,
+    workdirDiff: workdirDiff ?? true,
     k: k ?? DEFAULT_K,
     maxTurns: maxTurns ?? DEFAULT_MAX_TURNS,
     maxConcurrent: maxConcurrent ?? DEFAULT_MAX_CONCURRENT,

@@ -3,7 +3,7 @@
  * merged raw values (flags over the file) with one checked reader per kind of value. `buildConfig` turns them into
  * the typed `EvalConfig`.
  */
-import { parse as parseYaml } from "yaml";
+import { parse as parseYaml } from "npm:yaml@2.9.1";
 import { UsageError } from "../base/errors.ts";
 import { parseVerifierMode, VERIFIER_MODES, type VerifierMode } from "../task/verifier_mode.ts";
 import type { DockerHostOptions } from "./run_episodes.ts";
@@ -21,6 +21,7 @@ export const FIELDS = [
   "apiKeyEnv",
   "profiles",
   "profile",
+  "cross",
   "k",
   "temperature",
   "topP",
@@ -43,6 +44,7 @@ export const FIELDS = [
   "hosts",
   "images",
   "redo",
+  "workdirDiff",
   "requestTimeoutSec",
   "profilesModule",
   "passThreshold",
@@ -58,7 +60,11 @@ export function isField(key: string): key is Field {
 }
 
 /** Fields whose flag is not their kebab-cased name. */
-const FLAG_NAMES: Partial<Record<Field, string>> = { requestTimeoutSec: "--request-timeout", hosts: "--docker-host" };
+const FLAG_NAMES: Partial<Record<Field, string>> = {
+  requestTimeoutSec: "--request-timeout",
+  hosts: "--docker-host",
+  workdirDiff: "--no-diff",
+};
 
 /** The flag that sets `field`: `-k`, `--max-turns`, ... */
 function flagName(field: Field): string {

@@ -30,6 +30,7 @@ export function parseWeights(where: string, v: unknown): Record<string, number> 
   if (typeof v === "string") {
     for (const part of v.split(",").map((s) => s.trim()).filter(Boolean)) {
       const [name, w] = part.split("=");
+      if (!name.trim()) throw new UsageError(`${where}: ${JSON.stringify(part)} names no profile (want name=weight)`);
       out[name.trim()] = w === undefined ? 1 : num(`${where} weight of ${name}`, w, false);
     }
   } else if (isRecord(v)) {

@@ -114,6 +114,7 @@ export function parseCompletion(data: Record<string, unknown>, tokenIds: boolean
     throw new PolicyError(
       `endpoint: response has no choices[0].message: ${JSON.stringify(data).slice(0, 200)}`,
       "infra",
+      "endpoint",
     );
   }
   const m = choice.message as Record<string, unknown>;

@@ -10,6 +10,7 @@ import type { Policy, PolicyTurn, TurnTokens } from "./policy.ts";
 import { PolicyError } from "./policy.ts";
 import { EngineDownError, InfraError } from "../base/errors.ts";
 import { type ExitStatus, type RolloutDetail, type Trajectory, TRAJECTORY_FORMAT, trajectoryId } from "./trajectory.ts";
+import { recordWorkdir } from "./workdir_diff.ts";
 
 /** Turns before an episode ends with `max_turns`, unless the run or the row says otherwise. */
 export const DEFAULT_MAX_TURNS = 32;
@@ -44,6 +45,12 @@ export interface EpisodeRunOptions {
   model?: string;
   /** Recorded as `docker_host` (default "default"). */
   dockerHost?: string;
+  /**
+   * Record the files the episode changed as `workdir_diff` (default false; `pgs eval` sets it unless `--no-diff`).
+   * For policies that act through the profile's tools: one that changes the container within its turn (Harbor's
+   * oracle) may do so before the start state is read.
+   */
+  workdirDiff?: boolean;
 }
 
 /** Thrown when an episode is stopped by the run's signal: nothing is recorded for it. */
@@ -121,6 +128,8 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
   base.task = ep.task.name;
   base.tools = ep.tools;
   base.chat_template_kwargs = ep.chatTemplateKwargs;
+  // The working directory's start state is read in the background, while the policy answers the first turn.
+  const workdir = opts.workdirDiff ? recordWorkdir(ep.box) : undefined;
 
   const tokens: (TurnTokens | undefined)[] = [];
   const drift: number[] = [];
@@ -129,6 +138,7 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
   const usage = { prompt_tokens: 0, completion_tokens: 0 };
   let error: string | undefined;
   let exitCode: number | undefined;
+  let stderrTail: string | undefined;
   try {
     // The episode's state machine owns the limits (turns, the agent timeout) and the exit status.
     for (let turn = 0; !ep.done; turn++) {
@@ -164,6 +174,7 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
         timings.policy_ms += performance.now() - tp;
       }
       if (reply.exitCode !== undefined) exitCode = reply.exitCode;
+      if (reply.stderrTail !== undefined) stderrTail = reply.stderrTail;
       if (reply.usage) {
         usage.prompt_tokens += reply.usage.prompt_tokens ?? 0;
         usage.completion_tokens += reply.usage.completion_tokens ?? 0;
@@ -181,7 +192,8 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
       tokens.push(reply.tokens);
       if (reply.templateRewrite !== undefined) tokenMode = true;
       if (reply.templateRewrite) rewrites.push(turn);
-      const { tokens: _t, usage: _u, exitCode: _x, templateRewrite: _r, ...assistant } = reply;
+      const { tokens: _t, usage: _u, exitCode: _x, stderrTail: _e, templateRewrite: _r, ...assistant } = reply;
+      await workdir?.ready; // the first tool call waits for the start state, so nothing changed it before
       const ts = performance.now();
       await ep.step(assistant);
       timings.tools_ms += performance.now() - ts;
@@ -200,6 +212,7 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
   }
   opts.policy.end?.(ep);
 
+  const workdirEnd = await workdir?.end();
   const tv = performance.now();
   let scored;
   try {
@@ -234,7 +247,9 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
     ...(rollout && tokenMode ? tokenFields(rollout[0], rewrites) : {}),
     ...(usage.prompt_tokens || usage.completion_tokens ? { usage } : {}),
     ...(exitCode !== undefined ? { agent_exit_code: exitCode } : {}),
+    ...(stderrTail ? { agent_stderr: stderrTail } : {}),
     ...(scored.testOutput ? { test_output: scored.testOutput } : {}),
+    ...(workdirEnd ? { workdir_diff: await workdirEnd.diff } : {}),
   });
 }
 
@@ -266,7 +281,7 @@ export function lossMask(r: RolloutDetail): number[] | undefined {
 
 /** An infrastructure error's stage: the InfraError's own (build, setup, healthcheck, ...), else the runner's phase. */
 function stageOf(e: unknown, phase: "start" | "agent" | "verify"): string {
-  return e instanceof InfraError ? e.stage : phase;
+  return e instanceof InfraError ? e.stage : e instanceof PolicyError && e.stage ? e.stage : phase;
 }
 
 function episodeFields(ep: HarborEpisode): Partial<Trajectory> {
@@ -274,6 +289,7 @@ function episodeFields(ep: HarborEpisode): Partial<Trajectory> {
   return {
     messages: ep.episode.messages,
     verifier_mode: ep.box.verifierMode,
+    agent_timeout_sec: ep.state.limits.timeoutSec,
     turns: c.turns,
     counters: { tool_calls: c.toolCalls, format_errors: c.formatErrors, unknown_tools: c.unknownTools },
     turn_flags: ep.episode.flags,

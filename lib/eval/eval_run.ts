@@ -9,7 +9,8 @@ import { EngineDownError, InfraError, UsageError } from "../base/errors.ts";
 import { loadProfilesModule } from "../harness/load_module.ts";
 import { resolveProfileName } from "../harness/registry.ts";
 import { type EvalConfig, isRecord, policyLabel } from "./config.ts";
-import { endpointPolicy } from "./endpoint_policy.ts";
+import { endpointPolicy, normalizeBaseUrl } from "./endpoint_policy.ts";
+import { checkEndpoint } from "./endpoint_check.ts";
 import { tokenPolicy } from "./token_policy.ts";
 import { loadTokenModel } from "../tokens/model.ts";
 import { reasoningParser, toolParser } from "../tokens/parsers/registry.ts";
@@ -21,10 +22,12 @@ import { Progress } from "./progress.ts";
 import { reportHtml } from "./report/report_html.ts";
 import { viewerData } from "./report/viewer_data.ts";
 import { viewerHtml } from "./report/viewer_html.ts";
-import { rowIds, runEpisodes } from "./run_episodes.ts";
+import { crossRows, rowIds, runEpisodes } from "./run_episodes.ts";
+import { gitRevision, PGS_VERSION, RUN_FORMAT, type RunRecord } from "./run_record.ts";
+import { runHeader } from "./run_dir.ts";
 import { summarize, type Summary } from "./summary.ts";
 import { latestById, readTrajectories, type Trajectory, trajectoryId, TrajectoryWriter } from "./trajectory.ts";
-import { parseScript } from "../script/script.ts";
+import { checkScript, profilesDrawn, readScriptFile } from "./script_check.ts";
 
 /**
  * The settings that change what an episode is, as run.json records them (null when unset); a folder holding other
@@ -39,6 +42,8 @@ function fingerprint(cfg: EvalConfig): Record<string, unknown> {
     model: cfg.model ?? null,
     profiles: cfg.profiles ?? null,
     profile: cfg.profile ?? null,
+    // Absent (not false) when not crossed, so older runs resume.
+    ...(cfg.cross ? { cross: true } : {}),
     temperature: ep?.sampling.temperature ?? null,
     topP: ep?.sampling.topP ?? null,
     topK: ep?.sampling.topK ?? null,
@@ -93,17 +98,7 @@ export async function policyFor(cfg: EvalConfig): Promise<Policy> {
     case "oracle":
       return oraclePolicy();
     case "script": {
-      let text: string;
-      try {
-        text = await Deno.readTextFile(p.path);
-      } catch (e) {
-        throw new UsageError(`--policy script:${p.path}: cannot read (${(e as Error).message})`);
-      }
-      try {
-        return scriptPolicy(parseScript(text), policyLabel(p));
-      } catch (e) {
-        throw new UsageError(`${p.path}: ${(e as Error).message}`);
-      }
+      return scriptPolicy(await readScriptFile(p.path), policyLabel(p));
     }
     case "endpoint": {
       let apiKey: string | undefined;
@@ -164,14 +159,26 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
       }
     }
   }
-  const rows = await loadRows(cfg.tasks);
+  const loaded = await loadRows(cfg.tasks);
+  const rows = cfg.cross && cfg.profiles ? crossRows(loaded, cfg.profiles) : loaded;
   // A broken task is bad input: it fails the run now, naming its file and field, not each of its episodes.
   taskSetNotes(await Promise.all([...new Set(rows.map((r) => r.task_dir))].map(loadTask)));
   const policy = await policyFor(cfg);
+  if (cfg.policy.kind === "script") {
+    const turns = await readScriptFile(cfg.policy.path);
+    checkScript(cfg.policy.path, turns, profilesDrawn(rows, cfg.profile, cfg.profiles));
+  }
   // An endpoint that cannot even list its models fails the run now, in one line, rather than every episode.
+  let model = cfg.model;
   if (cfg.policy.kind === "endpoint" && policy.model) {
+    const key = cfg.policy.apiKeyEnv ? Deno.env.get(cfg.policy.apiKeyEnv) : undefined;
+    await checkEndpoint(
+      cfg.policy.url,
+      normalizeBaseUrl(cfg.policy.url),
+      key ? { authorization: `Bearer ${key}` } : {},
+    );
     try {
-      await policy.model();
+      model = await policy.model();
     } catch (e) {
       throw new InfraError(`--endpoint ${cfg.policy.url}: ${(e as Error).message}`, "endpoint");
     }
@@ -198,14 +205,18 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
     for (const p of Object.values(paths)) await Deno.remove(p).catch(() => {});
   }
   const settings = fingerprint(cfg);
+  let startedAt: string | undefined;
   try {
-    const prev: unknown = JSON.parse(await Deno.readTextFile(paths.run)).settings;
-    for (const k of Object.keys(settings)) {
+    const prevRun: unknown = JSON.parse(await Deno.readTextFile(paths.run));
+    const prev = isRecord(prevRun) ? prevRun.settings : undefined;
+    if (isRecord(prevRun) && typeof prevRun.started_at === "string") startedAt = prevRun.started_at;
+    // Both sides' keys: a setting present in only one of them (tokens, cross) differs too.
+    for (const k of new Set([...Object.keys(settings), ...Object.keys(isRecord(prev) ? prev : {})])) {
       if (!isRecord(prev)) break; // not a run's folder
-      if (JSON.stringify(prev[k] ?? null) !== JSON.stringify(settings[k])) {
+      if (JSON.stringify(prev[k] ?? null) !== JSON.stringify(settings[k] ?? null)) {
         throw new UsageError(
-          `--out ${cfg.out} holds a run with other settings (${k}: ${JSON.stringify(prev[k])} → ${
-            JSON.stringify(settings[k])
+          `--out ${cfg.out} holds a run with other settings (${k}: ${JSON.stringify(prev[k] ?? null)} → ${
+            JSON.stringify(settings[k] ?? null)
           }); use --redo or another --out`,
         );
       }
@@ -213,7 +224,21 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
   } catch (e) {
     if (e instanceof UsageError) throw e;
   }
-  writeAtomic(paths.run, JSON.stringify({ format: "pgs.run/1", settings, k: cfg.k }, null, 2) + "\n");
+  const now = new Date().toISOString();
+  const tasksGit = await gitRevision(cfg.tasks);
+  const record: RunRecord = {
+    format: RUN_FORMAT,
+    settings,
+    k: cfg.k,
+    cross: cfg.cross,
+    ...(model ? { model } : {}),
+    pgs_version: PGS_VERSION,
+    ...(tasksGit ? { tasks_git_revision: tasksGit } : {}),
+    started_at: startedAt ?? now,
+    ...(startedAt ? { resumed_at: now } : {}),
+  };
+  writeAtomic(paths.run, JSON.stringify(record, null, 2) + "\n");
+  const header = runHeader({ ...record });
 
   const existing = readTrajectories(paths.traj);
   const rids = rowIds(rows);
@@ -225,10 +250,10 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
     .filter((id) => done.has(id)).length;
 
   const flush = () => {
-    const summary = summarize(all, { k: cfg.k, expected, passThreshold: cfg.passThreshold });
+    const summary = summarize(all, { k: cfg.k, expected, passThreshold: cfg.passThreshold, cross: cfg.cross });
     writeAtomic(paths.summary, JSON.stringify(summary, null, 2) + "\n");
     const title = `pgs eval: ${cfg.tasks} (${policy.name})`;
-    writeAtomic(paths.report, reportHtml(summary, title, all, { viewer: "viewer.html" }));
+    writeAtomic(paths.report, reportHtml(summary, title, all, { viewer: "viewer.html", run: header }));
     writeAtomic(
       paths.viewer,
       viewerHtml(viewerData(all, { title, passThreshold: summary.pass_threshold, k: cfg.k }), {
@@ -257,6 +282,8 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
       maxConcurrent: cfg.maxConcurrent,
       maxStarting: cfg.maxStarting,
       hosts,
+      cross: cfg.cross,
+      workdirDiff: cfg.workdirDiff,
       skip: done,
       signal: hooks.signal,
       model: cfg.policy.kind === "endpoint" ? undefined : cfg.model,

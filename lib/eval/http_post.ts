@@ -1,7 +1,8 @@
 /**
- * One JSON POST to a model server, with the retry rule every endpoint client shares: connection errors, 429 and 5xx
- * are retried with exponential backoff; a 400 about the context length is `context_length` (the episode is scored);
- * anything else is an infrastructure error naming the URL.
+ * One JSON POST to a model server, with the retry rule every endpoint client shares: connection errors, 429, 5xx and
+ * a 200 whose body is cut short or not JSON (a proxy or server dropping the connection mid-body) are retried with
+ * exponential backoff; after the last attempt the error names the URL and the last cause. A 400 about the context
+ * length is `context_length` (the episode is scored); any other 4xx is an infrastructure error at once.
  */
 import { PolicyError } from "./policy.ts";
 
@@ -19,13 +20,16 @@ export interface PostOptions {
 
 const CONTEXT = /context length|maximum context|context_length_exceeded|too many tokens|prompt is too long/i;
 
-/** Posts `body` to `url` and returns the parsed JSON answer; throws PolicyError. */
+/** Posts `body` to `url` and returns the parsed JSON answer; throws PolicyError (stage `endpoint`). */
 export async function postJson(url: string, body: unknown, opts: PostOptions): Promise<Record<string, unknown>> {
   const { signal } = opts;
   let last = "";
+  let tried = 0;
   for (let i = 0; i < opts.attempts; i++) {
     if (i) await sleep(Math.min(500 * 2 ** (i - 1), 15_000), signal);
+    tried++;
     let res: Response;
+    let text: string;
     try {
       const timeout = AbortSignal.timeout(opts.timeoutMs);
       res = await fetch(url, {
@@ -34,25 +38,41 @@ export async function postJson(url: string, body: unknown, opts: PostOptions): P
         body: JSON.stringify(body),
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       });
+      // Read inside the try: a connection dropped mid-body fails here, and is retried like one dropped before it.
+      text = await res.text();
     } catch (e) {
-      if (signal?.aborted) throw new PolicyError("endpoint: request aborted", "infra");
-      last = `${url}: ${(e as Error).message}`;
+      if (signal?.aborted) throw new PolicyError("endpoint: request aborted", "infra", "endpoint");
+      last = (e as Error).message;
       continue;
     }
-    const text = await res.text();
     if (res.ok) {
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw new PolicyError(`endpoint: response is not JSON: ${text.slice(0, 200)}`, "infra");
-      }
+      const json = parseJson(text);
+      if (json !== undefined) return json;
+      last = `HTTP ${res.status} with a body that is not JSON (${text.length} characters, cut short?): ` +
+        JSON.stringify(text.slice(0, 200));
+      continue;
     }
-    const msg = errorMessage(text);
+    const msg = errorMessage(text).replace(/\s+/g, " ").trim(); // one line, even from an HTML error page
     if (res.status === 400 && CONTEXT.test(msg)) throw new PolicyError(msg, "context_length");
-    last = `endpoint: HTTP ${res.status}: ${msg}`;
-    if (res.status !== 429 && res.status < 500) break;
+    last = `HTTP ${res.status}: ${msg}`;
+    if (res.status !== 429 && res.status < 500) {
+      throw new PolicyError(`endpoint: ${url}: ${last}`, "infra", "endpoint");
+    }
   }
-  throw new PolicyError(last, "infra");
+  throw new PolicyError(
+    `endpoint: ${url} unreachable after ${tried} attempt${tried === 1 ? "" : "s"}: ${last}`,
+    "infra",
+    "endpoint",
+  );
+}
+
+/** `text` parsed, or undefined when it is not JSON (cut short, an HTML error page). */
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The model a server lists first at `GET {base}/models`; throws PolicyError telling to give --model. */
@@ -63,10 +83,14 @@ export async function firstModel(base: string, headers: Record<string, string>):
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     data = await res.json();
   } catch (e) {
-    throw new PolicyError(`endpoint: GET ${base}/models failed (${(e as Error).message}); give --model`, "infra");
+    throw new PolicyError(
+      `endpoint: GET ${base}/models failed (${(e as Error).message}); give --model`,
+      "infra",
+      "endpoint",
+    );
   }
   const id = data.data?.[0]?.id;
-  if (!id) throw new PolicyError(`endpoint: ${base}/models lists no model; give --model`, "infra");
+  if (!id) throw new PolicyError(`endpoint: ${base}/models lists no model; give --model`, "infra", "endpoint");
   return id;
 }
 
@@ -84,7 +108,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const t = setTimeout(resolve, ms);
     signal?.addEventListener("abort", () => {
       clearTimeout(t);
-      reject(new PolicyError("endpoint: request aborted", "infra"));
+      reject(new PolicyError("endpoint: request aborted", "infra", "endpoint"));
     }, { once: true });
   });
 }

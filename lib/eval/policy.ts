@@ -11,6 +11,7 @@ import { type OracleTurn, oracleTurns } from "../harness/oracle_policy.ts";
 import type { ChatMessage, HarnessProfile, ToolSchema } from "../harness/types.ts";
 import { shQuote, text } from "../runtime/channel.ts";
 import { DONE_TEXT, type Turn } from "../script/script.ts";
+import { scriptProblem } from "./script_check.ts";
 
 /** Sampling parameters sent with each request (unset ones are left to the server). */
 export interface Sampling {
@@ -62,6 +63,8 @@ export interface PolicyTurn extends AssistantTurn {
   usage?: { prompt_tokens?: number; completion_tokens?: number };
   /** The exit code of a program the policy ran in the container itself, not through the profile (Harbor's oracle). */
   exitCode?: number;
+  /** The last 4 kB of that program's stderr (Harbor's oracle: solve.sh), for saying why it failed. */
+  stderrTail?: string;
   /** Token mode: whether a chat endpoint would have re-rendered this turn's prompt differently (see TokenSession). */
   templateRewrite?: boolean;
 }
@@ -82,8 +85,11 @@ export interface Policy {
 export class PolicyError extends Error {
   /** Error name. */
   override name = "PolicyError";
-  /** `kind` says whether the episode is scored (context_length) or an infrastructure error. */
-  constructor(message: string, readonly kind: "context_length" | "infra") {
+  /**
+   * `kind` says whether the episode is scored (context_length) or an infrastructure error; `stage` is recorded as the
+   * episode's `infra_stage` (default: the runner's phase, "agent").
+   */
+  constructor(message: string, readonly kind: "context_length" | "infra", readonly stage?: string) {
     super(message);
   }
 }
@@ -108,11 +114,23 @@ export function scriptTurn(turn: Turn | undefined, index: number): AssistantTurn
   };
 }
 
-/** Plays a turn script (turns.json) from its start in every episode; past its end it replies "Done.". */
+/**
+ * Plays a turn script (turns.json) from its start in every episode; past its end it replies "Done.". A script that
+ * calls tools the episode's profile lacks (or calls tools under a text protocol) is an infrastructure error naming
+ * them, never a silent 0 (`pgs eval` refuses it before any container starts).
+ */
 export function scriptPolicy(turns: Turn[], name = "script"): Policy {
+  const problems = new Map<string, string | undefined>();
   return {
     name,
-    turn: (req) => Promise.resolve(scriptTurn(turns[req.turn], req.turn)),
+    turn(req) {
+      const profile = req.episode.episode.profile;
+      const key = `${profile.name}@${profile.version}`;
+      if (!problems.has(key)) problems.set(key, scriptProblem(turns, profile));
+      const problem = problems.get(key);
+      if (problem) return Promise.reject(new PolicyError(`${name}: ${problem}`, "infra"));
+      return Promise.resolve(scriptTurn(turns[req.turn], req.turn));
+    },
   };
 }
 
@@ -228,6 +246,7 @@ export function harborOraclePolicy(): Policy {
       const timeoutSec = Math.min((step?.config.agent ?? task.config.agent).timeoutSec, ep.timeLeftMs() / 1000);
       let answer = "";
       let exitCode: number | undefined;
+      let stderrTail = "";
       try {
         const r = await box.exec(HARBOR_SOLVE, {
           shell: "sh",
@@ -236,6 +255,7 @@ export function harborOraclePolicy(): Policy {
         });
         exitCode = r.exitCode;
         answer = text(r.stdout);
+        stderrTail = text(r.stderr).slice(-4096);
         // A step that ran out of its own time ends the episode when it is the last, or when the episode's time is out.
         const last = !task.steps || ep.stepIndex === task.steps.length - 1;
         if (r.timedOut && (last || ep.timeLeftMs() <= 0)) ep.end("timeout");
@@ -245,7 +265,11 @@ export function harborOraclePolicy(): Policy {
         ep.end("container_dead");
       }
       solved.set(ep, { step: ep.stepIndex, answer });
-      return { ...stopTurn(profile, answer, req.turn), ...(exitCode !== undefined ? { exitCode } : {}) };
+      return {
+        ...stopTurn(profile, answer, req.turn),
+        ...(exitCode !== undefined ? { exitCode } : {}),
+        ...(stderrTail ? { stderrTail } : {}),
+      };
     },
     end(ep) {
       solved.delete(ep);

@@ -46,6 +46,61 @@ export interface RunInfo {
   tasks?: string;
   /** The policy's label (run.json), when known. */
   policy?: string;
+  /** What the report's header shows of the run (run.json), as far as it says. */
+  header: RunHeader;
+}
+
+/** What report.html's header shows of a run; each field is absent when the run does not say. */
+export interface RunHeader {
+  /** The model. */
+  model?: string;
+  /** When the first run into the folder started, ISO 8601. */
+  started_at?: string;
+  /** When the latest run into the folder started, ISO 8601. */
+  resumed_at?: string;
+  /** Samples per row. */
+  k?: number;
+  /** The seed of the profile draw. */
+  seed?: number;
+  /** The turn limit (a row's own wins). */
+  max_turns?: number;
+  /** The pgs version that ran it. */
+  pgs_version?: string;
+  /** The tasks file or folder. */
+  tasks?: string;
+  /** The git revision of the tasks' folder. */
+  tasks_git_revision?: string;
+  /** The policy's label. */
+  policy?: string;
+  /** The profile, or the mix as name=weight, .... */
+  profiles?: string;
+  /** Every profile ran on every task. */
+  cross?: boolean;
+}
+
+/** The header fields of a run.json record (any shape: what is not there, or not of its type, is left out). */
+export function runHeader(run: Record<string, unknown> | undefined): RunHeader {
+  const settings = (run?.settings && typeof run.settings === "object" ? run.settings : {}) as Record<string, unknown>;
+  const str = (v: unknown) => typeof v === "string" && v ? v : undefined;
+  const int = (v: unknown) => typeof v === "number" && Number.isFinite(v) ? v : undefined;
+  const mix = settings.profiles && typeof settings.profiles === "object"
+    ? Object.entries(settings.profiles as Record<string, unknown>).map(([p, w]) => `${p}=${w}`).join(", ")
+    : str(settings.profile);
+  const h: RunHeader = {
+    model: str(run?.model) ?? str(settings.model),
+    started_at: str(run?.started_at),
+    resumed_at: str(run?.resumed_at),
+    k: int(run?.k),
+    seed: int(settings.seed),
+    max_turns: int(settings.maxTurns),
+    pgs_version: str(run?.pgs_version),
+    tasks: str(settings.tasks),
+    tasks_git_revision: str(run?.tasks_git_revision),
+    policy: str(settings.policy),
+    profiles: mix || undefined,
+    cross: typeof run?.cross === "boolean" ? run.cross : undefined,
+  };
+  return Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as RunHeader;
 }
 
 function readJson(path: string): Record<string, unknown> | undefined {
@@ -67,6 +122,7 @@ export function readRunInfo(runDir: string): RunInfo {
     passThreshold: typeof summary?.pass_threshold === "number" ? summary.pass_threshold : DEFAULT_PASS_THRESHOLD,
     ...(typeof settings.tasks === "string" ? { tasks: settings.tasks } : {}),
     ...(typeof settings.policy === "string" ? { policy: settings.policy } : {}),
+    header: runHeader(run),
   };
 }
 

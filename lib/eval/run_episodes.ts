@@ -53,6 +53,25 @@ export interface RunEpisodesOptions {
   signal?: AbortSignal;
   /** Recorded as the trajectories' `model` (default: the endpoint's, when the engine is one). */
   model?: string;
+  /** Record each episode's working-directory diff (`EpisodeRunOptions.workdirDiff`; default false). */
+  workdirDiff?: boolean;
+  /**
+   * Run every profile of `envOptions.profiles` (weight > 0) on every row, k samples each: each (row, profile) is its
+   * own group, a row pinned to that profile (`crossRows`). Default false: one profile drawn per row.
+   */
+  cross?: boolean;
+}
+
+/**
+ * The rows of a crossed run: each row once per profile of `profiles` with a weight above 0, pinned to it
+ * (`harness_profile`), in the rows' order then the profiles'. A row that already pins a profile stays as it is, so
+ * crossing twice changes nothing.
+ */
+export function crossRows(rows: EnvRow[], profiles: Record<string, number>): EnvRow[] {
+  const names = Object.entries(profiles).filter(([, w]) => w > 0).map(([p]) => p);
+  return rows.flatMap((row) =>
+    row.harness_profile ? [row] : names.map((harness_profile) => ({ ...row, harness_profile }))
+  );
 }
 
 /** What answers turns: a Policy, a function, or an OpenAI-compatible endpoint. */
@@ -66,7 +85,7 @@ function toPolicy(engine: Engine): Policy {
 
 /**
  * Runs `k` episodes of every row under `envOptions` (profiles, seed, images, ...) and returns, per row, its
- * trajectories (the k samples share the row's drawn profile, as in training).
+ * trajectories (the k samples share the row's drawn profile, as in training). With `cross`, per row and profile.
  *
  * @example Score the example tasks with the oracle under pi
  * ```ts
@@ -86,6 +105,7 @@ export async function runEpisodes(
   const model = opts.model ??
     await policy.model?.();
   const k = opts.k ?? DEFAULT_K;
+  if (opts.cross && envOptions.profiles) rows = crossRows(rows, envOptions.profiles);
   const ids = rowIds(rows);
   const jobs: PolicyJob[] = [];
   for (let s = 0; s < k; s++) {
@@ -111,8 +131,8 @@ export interface PolicyJob extends EpisodeJob {
   policy: Policy;
 }
 
-/** Options of `runJobs`: a run's, less what makes its jobs (`k`, `skip`). */
-export type RunJobsOptions = Omit<RunEpisodesOptions, "k" | "skip">;
+/** Options of `runJobs`: a run's, less what makes its jobs (`k`, `skip`, `cross`). */
+export type RunJobsOptions = Omit<RunEpisodesOptions, "k" | "skip" | "cross">;
 
 /**
  * The worker pool under `runEpisodes` and `harbor check`: runs `jobs` in their order over the engines, each engine
@@ -153,6 +173,7 @@ export async function runJobs(
           signal,
           model: opts.model,
           dockerHost: host.host ?? "default",
+          workdirDiff: opts.workdirDiff,
         });
         // After a stop, containers are being removed under live episodes: what they report is not recorded.
         if (signal.aborted) return;

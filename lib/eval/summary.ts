@@ -1,8 +1,10 @@
 /**
  * The summary of a run, computed from its trajectories only (so it can be recomputed from trajectories.jsonl):
- * pass@1 per profile, pass@k per task, mean reward, the calibration list (tasks with 0 < passes < k), exit
+ * pass@1 and pass@k overall, per profile, per task and per profile × task (one definition, `PASS_AT_K_DEFINITION`,
+ * over groups: the samples of one row), mean reward, the calibration list (tasks with 0 < passes < k), exit
  * statuses, re-tokenisation drift, and infrastructure errors apart (never counted as a reward of 0).
  */
+import { meanPassAtK, passAtK, type PassAtKMean, type SampleGroup } from "./report/pass_at_k.ts";
 import { latestById, type Trajectory } from "./trajectory.ts";
 
 /** The format tag of summary.json. */
@@ -14,7 +16,7 @@ export interface PassStats {
   episodes: number;
   /** Episodes whose reward reached the pass threshold. */
   passes: number;
-  /** passes / episodes (null when nothing was scored). */
+  /** pass@1 by `PASS_AT_K_DEFINITION`: the mean over groups of passes / scored (null when nothing was scored). */
   "pass@1": number | null;
   /** Mean reward of scored episodes (null when none). */
   mean_reward: number | null;
@@ -32,8 +34,26 @@ export interface TaskSummary extends PassStats {
   row_id: string;
   /** The profiles its samples ran under. */
   profiles: string[];
-  /** 1 when any scored sample passed, else 0 (null when none was scored). */
+  /** The unbiased pass@k of this row's scored samples (null while it has fewer than k). */
   "pass@k": number | null;
+}
+
+/** pass@k of a set of groups, by `PASS_AT_K_DEFINITION`. */
+export interface GroupPassAtK {
+  /** The mean pass@k over the groups with at least k scored samples (null when none has). */
+  "pass@k": number | null;
+  /** Groups (rows) with a scored sample, and how many of them the pass@k averages. */
+  groups: { scored: number; with_k: number };
+}
+
+/** One cell of the profile × task grid: the samples of one profile on one task folder, whatever their rows. */
+export interface GridCell extends PassStats, GroupPassAtK {
+  /** The task's name. */
+  task: string;
+  /** The task directory. */
+  task_dir: string;
+  /** The profile, name@version. */
+  profile: string;
 }
 
 /** summary.json. */
@@ -48,14 +68,20 @@ export interface Summary {
   complete: boolean;
   /** Episodes asked for (rows × k) and recorded so far. */
   expected: number;
-  /** Every episode together. */
+  /** Every profile ran on every task, each (task, profile) its own group (`--cross`); false for a drawn mix. */
+  cross: boolean;
+  /** Every episode together; pass@1 by `PASS_AT_K_DEFINITION`. */
   overall: PassStats;
-  /** Tasks with at least one pass / tasks with a scored sample. */
+  /** pass@k (k = the run's k) by `PASS_AT_K_DEFINITION`: the report's headline and its curves' last point. */
   "pass@k": number | null;
-  /** Per drawn profile (name@version), with exit-status counts. */
-  profiles: Record<string, PassStats & { exit_status: Record<string, number> }>;
+  /** The groups `pass@k` is over. */
+  pass_at_k_groups: GroupPassAtK["groups"];
+  /** Per drawn profile (name@version), with its pass@k and exit-status counts. */
+  profiles: Record<string, PassStats & GroupPassAtK & { exit_status: Record<string, number> }>;
   /** Per row, sorted by task name. */
   tasks: TaskSummary[];
+  /** The profile × task grid, sorted by task then profile: one cell per task folder and profile that ran on it. */
+  grid: GridCell[];
   /** Tasks with 0 < passes < scored samples: the ones that give GRPO an advantage. */
   calibration: string[];
   /** Episodes per exit status. */
@@ -70,6 +96,25 @@ export interface Summary {
   mean_timings_ms: Record<string, number>;
 }
 
+/**
+ * The groups of `ts` (the latest record per episode): one per row and profile (a row's samples share its profile, so
+ * in a run this is one per row), with its scored samples (`n`) and passes (`c`). Every pass@k figure of the summary
+ * and the report is computed over these.
+ */
+export function rowGroups(ts: Trajectory[], threshold: number): Map<string, SampleGroup> {
+  const m = new Map<string, SampleGroup>();
+  for (const t of ts) {
+    const key = `${t.row_id}\u0000${t.profile}`;
+    const g = m.get(key) ?? { n: 0, c: 0 };
+    if (t.reward !== null) {
+      g.n++;
+      if (t.reward >= threshold) g.c++;
+    }
+    m.set(key, g);
+  }
+  return m;
+}
+
 function stats(ts: Trajectory[], threshold: number): PassStats {
   const scored = ts.filter((t) => t.reward !== null);
   const passes = scored.filter((t) => (t.reward as number) >= threshold).length;
@@ -78,10 +123,16 @@ function stats(ts: Trajectory[], threshold: number): PassStats {
   return {
     episodes: n,
     passes,
-    "pass@1": n ? round(passes / n) : null,
+    "pass@1": meanPassAtK([...rowGroups(ts, threshold).values()], 1)?.value ?? null,
     mean_reward: n ? round(sum / n) : null,
     infra_errors: ts.length - n,
   };
+}
+
+function groupPassAtK(ts: Trajectory[], threshold: number, k: number): GroupPassAtK {
+  const groups = [...rowGroups(ts, threshold).values()].filter((g) => g.n > 0);
+  const m: PassAtKMean | null = meanPassAtK(groups, k);
+  return { "pass@k": m?.value ?? null, groups: { scored: groups.length, with_k: m?.groups ?? 0 } };
 }
 
 function round(x: number): number {
@@ -104,12 +155,19 @@ function groupBy<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
 export const DEFAULT_PASS_THRESHOLD = 1;
 
 /** Summarises trajectories (the latest record per episode id counts). */
-export function summarize(all: Trajectory[], opts: { k: number; expected?: number; passThreshold?: number }): Summary {
+export function summarize(
+  all: Trajectory[],
+  opts: { k: number; expected?: number; passThreshold?: number; cross?: boolean },
+): Summary {
   const ts = latestById(all);
   const th = opts.passThreshold ?? DEFAULT_PASS_THRESHOLD;
   const profiles: Summary["profiles"] = {};
   for (const [p, group] of [...groupBy(ts, (t) => t.profile)].sort(([a], [b]) => a.localeCompare(b))) {
-    profiles[p] = { ...stats(group, th), exit_status: count(group.map((t) => t.exit_status)) };
+    profiles[p] = {
+      ...stats(group, th),
+      ...groupPassAtK(group, th, opts.k),
+      exit_status: count(group.map((t) => t.exit_status)),
+    };
   }
   const tasks: TaskSummary[] = [];
   for (const [id, group] of groupBy(ts, (t) => t.row_id)) {
@@ -120,11 +178,20 @@ export function summarize(all: Trajectory[], opts: { k: number; expected?: numbe
       row_id: id,
       profiles: [...new Set(group.map((t) => t.profile))],
       ...s,
-      "pass@k": s.episodes ? (s.passes > 0 ? 1 : 0) : null,
+      "pass@k": s.episodes >= opts.k ? round(passAtK(s.episodes, s.passes, opts.k)) : null,
     });
   }
   tasks.sort((a, b) => a.task.localeCompare(b.task) || a.row_id.localeCompare(b.row_id));
-  const withScore = tasks.filter((t) => t.episodes > 0);
+  const grid: GridCell[] = [...groupBy(ts, (t) => `${t.task_dir}\u0000${t.profile}`).values()].map((group) => ({
+    task: group[0].task,
+    task_dir: group[0].task_dir,
+    profile: group[0].profile,
+    ...stats(group, th),
+    ...groupPassAtK(group, th, opts.k),
+  })).sort((a, b) =>
+    a.task.localeCompare(b.task) || a.task_dir.localeCompare(b.task_dir) || a.profile.localeCompare(b.profile)
+  );
+  const headline = groupPassAtK(ts, th, opts.k);
   const withTokens = ts.filter((t) => t.drift_turns !== undefined);
   const inTokenMode = ts.filter((t) => t.template_rewrite_turns !== undefined);
   const scored = ts.filter((t) => t.reward !== null);
@@ -136,10 +203,13 @@ export function summarize(all: Trajectory[], opts: { k: number; expected?: numbe
     pass_threshold: th,
     complete: opts.expected === undefined || ts.filter((t) => t.reward !== null).length >= opts.expected,
     expected: opts.expected ?? ts.length,
+    cross: opts.cross ?? false,
     overall: stats(ts, th),
-    "pass@k": withScore.length ? round(withScore.filter((t) => t.passes > 0).length / withScore.length) : null,
+    "pass@k": headline["pass@k"],
+    pass_at_k_groups: headline.groups,
     profiles,
     tasks,
+    grid,
     calibration: tasks.filter((t) => t.passes > 0 && t.passes < t.episodes).map((t) => t.task),
     exit_status: count(ts.map((t) => t.exit_status)),
     drift: {

@@ -9,6 +9,7 @@ import type { HarborEpisode } from "../env/harbor_env.ts";
 import type { ToolCall } from "../harness/types.ts";
 import type { TokenModel } from "../tokens/model.ts";
 import type { ReasoningParser, ToolParser } from "../tokens/parsers/types.ts";
+import { checkTokenIds } from "../tokens/token_ids.ts";
 import { TokenSession } from "../tokens/token_session.ts";
 import { DEFAULT_REQUEST_TIMEOUT_SEC, normalizeBaseUrl } from "./endpoint_policy.ts";
 import { firstModel, postJson } from "./http_post.ts";
@@ -125,9 +126,20 @@ export function tokenPolicy(opts: TokenPolicyOptions): Policy & { model(): Promi
         rewrite = session.next(req.messages).rewrite;
       }
       const prompt = session.prompt();
+      const url = api === "vllm" ? `${base}/completions` : `${new URL(base).origin}/generate`;
       const sampled = api === "vllm"
-        ? readVllm(await post(`${base}/completions`, vllmBody(await policy.model(), prompt, opts), req.signal))
-        : readSglang(await post(`${new URL(base).origin}/generate`, sglangBody(prompt, opts), req.signal));
+        ? readVllm(await post(url, vllmBody(await policy.model(), prompt, opts), req.signal))
+        : readSglang(await post(url, sglangBody(prompt, opts), req.signal));
+      try {
+        checkTokenIds(opts.tokenizer, sampled.ids, api === "vllm" ? "choices[0].token_ids" : "output_ids");
+      } catch (e) {
+        // Decoded, an unknown id is silently nothing: the episode would end as if the model had stopped.
+        throw new PolicyError(
+          `endpoint: ${url} answered ${(e as Error).message}; is it serving the model of ${opts.tokenizer.source}?`,
+          "infra",
+          "endpoint",
+        );
+      }
       const d = session.accept(sampled.ids);
       const tool_calls: ToolCall[] = d.calls.map((c, i) => ({
         id: `call_${req.turn}_${i}`,
@@ -188,6 +200,7 @@ export function readVllm(data: Record<string, unknown>): SampledTokens {
       "endpoint: /v1/completions answered without choices[0].token_ids (vLLM ≥ 0.10.2 returns them with " +
         `return_token_ids): ${JSON.stringify(data).slice(0, 200)}`,
       "infra",
+      "endpoint",
     );
   }
   const lp = (choice?.logprobs as { token_logprobs?: unknown[] } | null | undefined)?.token_logprobs;
@@ -201,6 +214,7 @@ export function readSglang(data: Record<string, unknown>): SampledTokens {
     throw new PolicyError(
       `endpoint: /generate answered without output_ids: ${JSON.stringify(data).slice(0, 200)}`,
       "infra",
+      "endpoint",
     );
   }
   const meta = (data.meta_info ?? {}) as { output_token_logprobs?: unknown[] };

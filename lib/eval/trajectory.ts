@@ -93,14 +93,50 @@ export interface Trajectory {
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** The last 4 kB of test.sh's output, when the tests ran. */
   test_output?: string;
+  /** The files the episode changed in its working directory, as a diff (`pgs eval`, unless `--no-diff`). */
+  workdir_diff?: WorkdirDiff;
+  /** The task's agent timeout in seconds (`[agent] timeout_sec`): what a `timeout` exit ran out of. */
+  agent_timeout_sec?: number;
   /** The exit code of the last program the policy ran in the container itself (Harbor's oracle: solve.sh). */
   agent_exit_code?: number;
+  /** The last 4 kB of that program's stderr, when it wrote any. */
+  agent_stderr?: string;
   /** The DOCKER_HOST the episode ran on ("default": the environment's). */
   docker_host: string;
   /** ISO time the episode started. */
   started_at: string;
   /** ISO time the episode ended. */
   ended_at: string;
+}
+
+/** One file an episode changed. */
+export interface WorkdirFileChange {
+  /** Its path, relative to the working directory. */
+  path: string;
+  /** Whether it was added, deleted or modified (content, mode or kind). */
+  change: "added" | "deleted" | "modified";
+  /** Lines added and removed in the patch (0 for binary files). */
+  added: number;
+  /** Lines removed. */
+  removed: number;
+  /** A binary file: named in the patch, not diffed. */
+  binary?: boolean;
+  /** Not diffed for its size (over 1 MiB, or past the 32 MiB of a tree's files kept for diffing): named only. */
+  large?: boolean;
+  /** A text file with too many changes to diff in time: named only. */
+  too_different?: boolean;
+}
+
+/** The working directory's changes over an episode, from its state at the start to its state before verification. */
+export interface WorkdirDiff {
+  /** A unified diff in git's layout (`diff --git a/P b/P`, `---`, `+++`, hunks), cut at 256 KiB. */
+  patch: string;
+  /** Every changed file (up to 2000), in path order, whether or not its part of the patch was cut. */
+  files: WorkdirFileChange[];
+  /** True when the patch was cut at its cap. */
+  truncated?: boolean;
+  /** What was left out (the cut, .git/ changes), or why there is no diff (the tree too large, a failed copy). */
+  note?: string;
 }
 
 /** The key a record is resumed by. */

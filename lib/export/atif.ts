@@ -10,8 +10,8 @@
  *   (as Harbor's terminus-2 records it: `bash_command` calls, `mark_task_complete`, ids `call_<turn>_<i>`), and the
  *   user message answering a turn that parsed is its observation; a turn that did not parse got a format error, which
  *   stays a user step;
- * - with token ids recorded (`rollout_details`), each agent step's `metrics` carries its turn's prompt and completion
- *   token ids, logprobs and their counts;
+ * - with token ids recorded (`rollout_details`), each agent step's `metrics` carries its turn's token counts and, with
+ *   `tokenIds`, the prompt and completion token ids and logprobs (Harbor's `Metrics` fields, ATIF 1.3 and 1.4);
  * - `final_metrics` holds the token totals, the step count and, in `extra`, the reward and its components; the root
  *   `extra` holds the episode's facts (its ids, task, exit status, answer, the verifier's output, errors, times).
  */
@@ -41,6 +41,11 @@ export interface AtifOptions {
    * the calls. Default: the profile registry's; an unknown profile is read as native (its replies stay user steps).
    */
   protocolOf?: (profile: string) => Protocol | undefined;
+  /**
+   * Put each turn's `prompt_token_ids`, `completion_token_ids` and `logprobs` in its agent step's `metrics` (default
+   * false: the counts only). `exportAtif` then requires a run that recorded token ids.
+   */
+  tokenIds?: boolean;
 }
 
 /** What `exportAtif` wrote. */
@@ -114,16 +119,21 @@ function textCalls(p: Protocol, text: string, turn: number): { calls: AtifToolCa
   return { calls: [], answered: false };
 }
 
-/** One agent turn's metrics from the rollout details: token ids, logprobs and their counts (none when unrecorded). */
-function turnMetrics(t: Trajectory, turn: number): AtifMetrics | undefined {
+/**
+ * One agent turn's metrics from the rollout details: the token counts and, with `ids`, the token ids and logprobs
+ * (none when unrecorded).
+ */
+function turnMetrics(t: Trajectory, turn: number, ids: boolean): AtifMetrics | undefined {
   const r = t.rollout_details?.[0];
   if (!r || turn < 0) return undefined;
   const m: AtifMetrics = {};
   const prompt = r.prompt_token_ids[turn], completion = r.completion_token_ids[turn], logprobs = r.logprobs[turn];
   // An empty list is a turn the endpoint returned no ids for, not a turn of zero tokens.
-  if (prompt?.length) Object.assign(m, { prompt_tokens: prompt.length, prompt_token_ids: prompt });
-  if (completion?.length) Object.assign(m, { completion_tokens: completion.length, completion_token_ids: completion });
-  if (logprobs?.length) m.logprobs = logprobs;
+  if (prompt?.length) Object.assign(m, { prompt_tokens: prompt.length }, ids ? { prompt_token_ids: prompt } : {});
+  if (completion?.length) {
+    Object.assign(m, { completion_tokens: completion.length }, ids ? { completion_token_ids: completion } : {});
+  }
+  if (ids && logprobs?.length) m.logprobs = logprobs;
   return Object.keys(m).length ? m : undefined;
 }
 
@@ -175,7 +185,7 @@ export function toAtif(t: Trajectory, opts: AtifOptions = {}): AtifTrajectory {
         }
       }
       if (calls.length) step.tool_calls = calls;
-      const metrics = turnMetrics(t, turn);
+      const metrics = turnMetrics(t, turn, opts.tokenIds ?? false);
       if (metrics) step.metrics = metrics;
       if (turn < 0) step.is_copied_context = true;
       const flags = {
@@ -286,6 +296,12 @@ export function atifDirNames(ts: Trajectory[]): Map<string, string> {
 export async function exportAtif(runDir: string, outDir: string, opts: AtifOptions = {}): Promise<AtifExport> {
   const ts = readRunTrajectories(runDir);
   if (await exists(outDir)) throw new Error(`${outDir} exists (the export writes a new folder)`);
+  if (opts.tokenIds && !ts.some((t) => t.rollout_details?.length)) {
+    throw new Error(
+      `${join(runDir, "trajectories.jsonl")}: no episode recorded token ids (run pgs eval with --token-ids or ` +
+        "--tokenizer)",
+    );
+  }
   const names = atifDirNames(ts);
   return await writeWhole(outDir, async (tmp) => {
     await Deno.mkdir(tmp);

@@ -47,8 +47,8 @@ const call = (id: string, args: string, name = "bash") => ({
   function: { name, arguments: args },
 });
 
-function valid(t: Trajectory, protocol?: Protocol) {
-  const doc = toAtif(t, { protocolOf: () => protocol ?? { kind: "native" } });
+function valid(t: Trajectory, protocol?: Protocol, tokenIds = false) {
+  const doc = toAtif(t, { protocolOf: () => protocol ?? { kind: "native" }, tokenIds });
   assert.deepEqual(validateAtif(doc), []);
   return doc;
 }
@@ -77,7 +77,7 @@ Deno.test("atif: a native episode: steps in order, calls with object arguments, 
     }],
     drift_turns: [2],
   });
-  const doc = valid(t);
+  const doc = valid(t, undefined, true);
   assert.deepEqual(doc.steps.map((s) => [s.step_id, s.source]), [
     [1, "system"],
     [2, "user"],
@@ -119,6 +119,18 @@ Deno.test("atif: a native episode: steps in order, calls with object arguments, 
   for (const s of doc.steps.filter((s) => s.source !== "agent")) {
     for (const k of ["tool_calls", "metrics", "reasoning_content", "model_name"]) assert.ok(!(k in s), k);
   }
+  // Without tokenIds (`export atif` without --token-ids): the same counts, no ids.
+  const counts = valid(t);
+  assert.deepEqual(
+    counts.steps.map((s) => s.metrics),
+    doc.steps.map((s) =>
+      s.metrics && {
+        prompt_tokens: s.metrics.prompt_tokens,
+        completion_tokens: s.metrics.completion_tokens,
+      }
+    ),
+  );
+  assert.deepEqual(counts.final_metrics, doc.final_metrics);
   assert.deepEqual(doc.final_metrics?.total_prompt_tokens, 8, "without usage: the token ids' lengths");
   assert.deepEqual(doc.final_metrics?.total_completion_tokens, 3);
   assert.equal(doc.final_metrics?.total_steps, 7);
@@ -233,12 +245,19 @@ Deno.test("atif: an unknown text profile keeps every reply as a user step", () =
 });
 
 Deno.test("atif: assistant turns the row brought before the policy's are copied context, and metrics align after them", () => {
-  const doc = valid(record([
-    { role: "user", content: "example" },
-    { role: "assistant", content: "an example answer" },
-    { role: "user", content: "now you" },
-    { role: "assistant", content: "Answer: 35" },
-  ], { turns: 1, rollout_details: [{ prompt_token_ids: [[5, 6]], completion_token_ids: [[7]], logprobs: [[-1]] }] }));
+  const doc = valid(
+    record([
+      { role: "user", content: "example" },
+      { role: "assistant", content: "an example answer" },
+      { role: "user", content: "now you" },
+      { role: "assistant", content: "Answer: 35" },
+    ], {
+      turns: 1,
+      rollout_details: [{ prompt_token_ids: [[5, 6]], completion_token_ids: [[7]], logprobs: [[-1]] }],
+    }),
+    undefined,
+    true,
+  );
   assert.equal(doc.steps[1].is_copied_context, true);
   assert.equal(doc.steps[1].metrics, undefined);
   assert.equal(doc.steps[3].is_copied_context, undefined);
@@ -308,6 +327,36 @@ Deno.test("atif export: an error part-way leaves neither the output nor its part
   await assert.rejects(Deno.stat(out));
   await assert.rejects(Deno.stat(partialPath(out)));
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("atif export: tokenIds puts the ids in the files, and needs a run that recorded some", async () => {
+  const msgs: ChatMessage[] = [{ role: "user", content: "go" }, { role: "assistant", content: "Answer: 35" }];
+  const rollout = [{ prompt_token_ids: [[1, 2]], completion_token_ids: [[3, 4]], logprobs: [[-0.5, -1]] }];
+  const dir = await runDir([record(msgs, { rollout_details: rollout })]);
+  const read = async (out: string) => {
+    const done = await exportAtif(dir, join(dir, out), { tokenIds: out === "ids" });
+    return JSON.parse(await Deno.readTextFile(join(dir, out, done.written[0].dir, "trajectory.json")));
+  };
+  const ids = await read("ids"), counts = await read("counts");
+  assert.deepEqual(validateAtif(ids), []);
+  assert.deepEqual(ids.steps[1].metrics, {
+    prompt_tokens: 2,
+    prompt_token_ids: [1, 2],
+    completion_tokens: 2,
+    completion_token_ids: [3, 4],
+    logprobs: [-0.5, -1],
+  });
+  assert.deepEqual(counts.steps[1].metrics, { prompt_tokens: 2, completion_tokens: 2 });
+  const none = await runDir([record(msgs)]);
+  await assert.rejects(
+    exportAtif(none, join(none, "o"), { tokenIds: true }),
+    (e: Error) =>
+      e.message === `${join(none, "trajectories.jsonl")}: no episode recorded token ids (run pgs eval ` +
+          "with --token-ids or --tokenizer)",
+  );
+  await assert.rejects(Deno.stat(join(none, "o")));
+  await Deno.remove(dir, { recursive: true });
+  await Deno.remove(none, { recursive: true });
 });
 
 Deno.test("atif export: a bad line names the file and line", async () => {

@@ -1,11 +1,12 @@
 /**
- * `harbor export --steps`: converts tasks in the spec's layout into Harbor's single-step `[[steps]]` layout, the
- * spec's way of publishing a task set for the Harbor CLI: `steps/main/instruction.md`, `steps/main/workdir/` (the
- * starting files) with `steps/main/workdir/setup.sh`, and the task's `tests/` and `solution/`. What Harbor would run
- * differently is made explicit in task.toml (the working directory, no network) or flagged.
+ * `harbor export --steps`: converts tasks in pgs's own layout into Harbor's single-step `[[steps]]` layout, the
+ * way to publish a task set for the Harbor CLI (docs/spec-notes.md): `steps/main/instruction.md`,
+ * `steps/main/workdir/` (the starting files) with `steps/main/workdir/setup.sh`, and the task's `tests/` and
+ * `solution/`. What Harbor would run differently is made explicit in task.toml (the working directory, no network) or
+ * flagged.
  */
 import * as path from "node:path";
-import { parse, stringify } from "smol-toml";
+import { parse, stringify } from "npm:smol-toml@1.9.1";
 import { UsageError } from "../base/errors.ts";
 import type { ImageStore } from "../runtime/images.ts";
 import { loadTask, type Task } from "../task/task.ts";
@@ -58,9 +59,9 @@ async function exportTask(task: Task, dest: string, store?: () => ImageStore): P
   const flags: string[] = [];
   const doc = parse(await Deno.readTextFile(task.paths.taskToml)) as Record<string, unknown>;
   const environment = table(doc, "environment");
-  // Harbor uploads a step's workdir/ into the container's WORKDIR and runs there: name the spec's working directory.
+  // Harbor uploads a step's workdir/ into the container's WORKDIR and runs there: name the task's working directory.
   environment.workdir = await taskWorkdir(task, store);
-  // Harbor's default network is public; the spec's is none.
+  // Harbor's default network is public; pgs's is none.
   if (task.config.environment.networkUnset) environment.allow_internet = false;
   const verifier = table(doc, "verifier");
   if ("capture" in verifier) {
@@ -72,7 +73,7 @@ async function exportTask(task: Task, dest: string, store?: () => ImageStore): P
     delete verifier.capture_timeout_sec;
   }
   if (!Object.keys(verifier).length) delete doc.verifier;
-  // Harbor checks [environment.healthcheck] before a step's setup.sh has run; the spec checks it after setup.sh.
+  // Harbor checks [environment.healthcheck] before a step's setup.sh has run; pgs checks it after setup.sh.
   const step: Record<string, unknown> = { name: STEP };
   if (environment.healthcheck) {
     step.healthcheck = environment.healthcheck;
@@ -92,7 +93,7 @@ async function exportTask(task: Task, dest: string, store?: () => ImageStore): P
         `harbor export: ${task.name}: environment/workdir/setup.sh would clash with environment/setup.sh`,
       );
     }
-    // Harbor runs steps/<name>/workdir/setup.sh from the working directory and leaves it there; the spec's agent
+    // Harbor runs steps/<name>/workdir/setup.sh from the working directory and leaves it there; pgs's agent
     // never saw its setup, so the exported one removes itself after running the task's script unchanged.
     const script = await Deno.readTextFile(task.paths.setupSh);
     const wrapped =

@@ -2,7 +2,7 @@
  * Runs one episode turn by turn under a profile: renders the first prompt, reads each policy turn (native tool calls
  * or a text protocol), runs the tools, words the observations as the harness would, and applies the stop rule.
  */
-import { ContainerDeadError } from "../base/errors.ts";
+import { AgentTimeoutError, ContainerDeadError } from "../base/errors.ts";
 import type { ExecEnv } from "../runtime/exec_env.ts";
 import { EpisodeSession } from "./session.ts";
 import { parseTerminusJson, terminusFeedback } from "./protocols/terminus_json.ts";
@@ -199,6 +199,11 @@ export class ProfileEpisode {
         ? await this.#keystrokes(text)
         : await this.#text(text);
     } catch (e) {
+      if (e instanceof AgentTimeoutError) {
+        // The agent timeout passed while a tool ran (the runtime killed it): the episode ends as it stands.
+        this.#finish(null);
+        return { observations: [], done: true, exitStatus: "timeout" };
+      }
       if (!(e instanceof ContainerDeadError)) throw e;
       // The agent stopped its own container: the episode ends here, and is scored on what the container holds.
       this.session.box.dead = true;

@@ -1,6 +1,7 @@
 /** Loads a user's module of profiles (`--profiles-module ./my_profiles.ts`). */
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { UsageError } from "../base/errors.ts";
 import { register } from "./registry.ts";
 import type { HarnessProfile } from "./types.ts";
 
@@ -16,7 +17,7 @@ export async function loadProfilesModule(path: string): Promise<number> {
   try {
     mod = await import(pathToFileURL(resolve(path)).href);
   } catch (e) {
-    throw new Error(`--profiles-module ${path}: ${(e as Error).message.split("\n")[0]}`);
+    throw new UsageError(`--profiles-module ${path}: ${(e as Error).message.split("\n")[0]}`);
   }
   let n = 0;
   if (Array.isArray(mod.profiles)) {

@@ -1,10 +1,11 @@
 /**
  * The profile registry: `name@version` → a factory. A bare name is the name's default version, `name@version` pins.
- * It is a plain object that starts empty: the built-ins live in `profiles/` and are registered by `main.ts` and
- * `mod.ts` (`registerBuiltins`), so the engine's own layers never load a profile.
+ * It is a plain object that starts empty: the built-ins live in `profiles/` and are registered by the CLI
+ * (`cli/mod.ts`) and the library's `mod.ts` (`registerBuiltins`), so the engine's own layers never load a profile.
  */
 import type { HarnessProfile } from "./types.ts";
 import { variantNamed, VARIANTS } from "./variants.ts";
+import { closest, didYouMean } from "../base/suggest.ts";
 
 /** Builds a fresh profile (profiles may hold per-build state). */
 export type ProfileFactory = () => HarnessProfile;
@@ -15,7 +16,7 @@ export type ProfileEntry = [name: string, version: string, factory: ProfileFacto
 /**
  * The dialect HarborEnv, `pgs eval` and `pgs env serve` use when no profile is given. It is not the bare name's
  * default: `palingenesis-default` alone means its default version (@2), while no profile at all means @1, the
- * dialect HarborEnv always had (the spec keeps both).
+ * dialect HarborEnv always had (both stay: docs/spec-notes.md).
  */
 export const NO_PROFILE_DIALECT = "palingenesis-default@1";
 
@@ -59,7 +60,7 @@ export class ProfileRegistry {
       const hint = valid.length
         ? `valid: ${valid.join(", ")}`
         : "no profile is registered (registerBuiltins() adds pgs's)";
-      throw new Error(`unknown harness profile ${JSON.stringify(spec)}; ${hint}`);
+      throw new Error(`unknown harness profile ${JSON.stringify(spec)}${this.#suggest(base)}; ${hint}`);
     }
     const full = `${name}@${version}`;
     if (variants.length) this.#build(full, variants, spec);
@@ -72,6 +73,23 @@ export class ProfileRegistry {
     return this.#build(full, variants, spec);
   }
 
+  /** A close registered name for a mistyped `name[@version]`: another version of a known name, else a close name. */
+  #suggest(base: string): string {
+    const at = base.lastIndexOf("@");
+    const name = at > 0 ? base.slice(0, at) : base;
+    const versions = this.#byName.get(name);
+    if (versions) {
+      // The default version first, so that it wins a tie.
+      const vs = [...versions.keys()].sort((a, b) =>
+        Number(b === this.#defaults.get(name)) - Number(a === this.#defaults.get(name))
+      );
+      return didYouMean(base, vs.map((v) => `${name}@${v}`));
+    }
+    const close = closest(name, [...this.#byName.keys()]);
+    if (close === undefined) return "";
+    return didYouMean(close, [at > 0 ? `${close}@${this.#defaults.get(close)}` : close]);
+  }
+
   #build(full: string, variants: string[], spec: string): HarnessProfile {
     const at = full.lastIndexOf("@");
     let p = this.#byName.get(full.slice(0, at))!.get(full.slice(at + 1))!();
@@ -79,9 +97,9 @@ export class ProfileRegistry {
       const variant = variantNamed(v);
       if (!variant) {
         throw new Error(
-          `unknown profile variant "+${v}" in ${JSON.stringify(spec)}; valid: ${
-            VARIANTS.map((x) => `+${x.name}`).join(", ")
-          }`,
+          `unknown profile variant "+${v}" in ${JSON.stringify(spec)}${
+            didYouMean(`+${v}`, VARIANTS.map((x) => `+${x.name}`))
+          }; valid: ${VARIANTS.map((x) => `+${x.name}`).join(", ")}`,
         );
       }
       const out = variant.apply(p);

@@ -212,7 +212,7 @@ export interface HarnessProfile {
  * comparison with its name). Each defaults to false.
  */
 export interface ProfileCapabilities {
-  /** HarborEnv's `tools` option may narrow the tool list (the spec's knob for palingenesis-default@1). */
+  /** HarborEnv's `tools` option may narrow the tool list (palingenesis-default@1's knob, docs/spec-notes.md). */
   toolSubset?: boolean;
   /** A row's `messages` are sent as the first messages instead of the profile's own system and user turn. */
   rowMessages?: boolean;

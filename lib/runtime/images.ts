@@ -8,6 +8,7 @@ import type { Docker } from "./docker.ts";
 import { InfraError } from "../base/errors.ts";
 import type { Task } from "../task/task.ts";
 import { buildWorkdirImage, type WorkdirLayer } from "./workdir_image.ts";
+import { buildFailure } from "./build_error.ts";
 
 /** What an image gives an episode: its reference and its default user. */
 export interface ImageInfo {
@@ -142,12 +143,11 @@ export class ImageStore {
           );
         }
         if (r.code !== 0) {
-          const tail = r.stderr.split("\n").filter((l) => l.trim() && !l.includes("DEPRECATED")).slice(-3).join(" | ");
-          // The legacy builder (an engine without buildx) refuses BuildKit-only syntax such as COPY --chmod.
-          const hint = /BuildKit/i.test(r.stderr)
-            ? " (this engine builds without BuildKit, with no buildx plugin: write COPY --chmod as COPY and RUN chmod)"
-            : "";
-          throw new InfraError(`${task.name}: docker build of ${dockerfile} failed: ${tail}${hint}`, "build");
+          const text = await Deno.readTextFile(join(dir, "Dockerfile")).catch(() => "");
+          throw new InfraError(
+            `${task.name}: docker build of ${dockerfile} failed: ${buildFailure(r.stderr, text)}`,
+            "build",
+          );
         }
         return this.#inspect(tag, task);
       })();

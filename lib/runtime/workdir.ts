@@ -1,6 +1,6 @@
 /**
  * Which working directory a task's episodes use, as Harbor decides it: task.toml's `[environment] workdir`, else the
- * image's WORKDIR when it sets one other than `/`, else `/workdir` (the spec's default; its own images set none).
+ * image's WORKDIR when it sets one other than `/`, else `/workdir` (pgs's default, docs/spec-notes.md).
  */
 import { posix } from "node:path";
 import type { ImageStore } from "./images.ts";

@@ -123,12 +123,16 @@ export class ScriptRunner {
     this.#turns = turns;
   }
 
-  /** The reply to a chat request `{messages, tools?}`; advances its conversation unless it is a side request. */
-  next(body: { messages: unknown[]; tools?: unknown }, request?: string): Reply {
+  /**
+   * The reply to a chat request `{messages, tools?}`; advances its conversation unless it is a side request. An API
+   * whose `messages` stand for the conversation's key rather than its history (Responses, Messages) gives the number
+   * of assistant turns its request holds as `assistantTurns`, which `history` advancing uses.
+   */
+  next(body: { messages: unknown[]; tools?: unknown; assistantTurns?: number }, request?: string): Reply {
     const key = conversationKey(body.messages);
     let n: number;
     if (this.advance === "history") {
-      n = body.messages.filter((m) => (m as { role?: unknown })?.role === "assistant").length;
+      n = body.assistantTurns ?? body.messages.filter((m) => (m as { role?: unknown })?.role === "assistant").length;
     } else {
       if (!Array.isArray(body.tools) || body.tools.length === 0) {
         return {

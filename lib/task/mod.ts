@@ -1,5 +1,5 @@
 /**
- * The task model: a Harbor task folder read and checked (task.toml with its defaults, the spec's and Harbor's
+ * The task model: a Harbor task folder read and checked (task.toml with its defaults, pgs's and Harbor's
  * fields, `[[steps]]`, environment expansion) and the verifier mode a task's layout implies. No engine here.
  * @module
  */

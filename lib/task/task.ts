@@ -2,6 +2,7 @@
 
 import * as path from "node:path";
 import { TaskError } from "../base/errors.ts";
+import { warnOnce } from "../base/warn.ts";
 import { parseTaskConfig, type StepConfig, type TaskConfig } from "./task_config.ts";
 
 /** The files of a task directory, absolute; optional ones are set only when they exist. */
@@ -57,7 +58,7 @@ export interface Task {
   dir: string;
   /** `[task] name`, else the directory's basename. */
   name: string;
-  /** `instruction.md`, else `[task] description`. */
+  /** `instruction.md`, else `[task] description` (with a warning naming the missing file). */
   instruction: string;
   /** The parsed task.toml. */
   config: TaskConfig;
@@ -113,6 +114,12 @@ export async function loadTask(dir: string): Promise<Task> {
       );
     }
     instruction = config.description;
+    // The seed's layout allows this fallback; Harbor reads instruction.md unconditionally, so say which file is missing.
+    const note = `${
+      shown(path.join(abs, "instruction.md"))
+    }: missing; the task's instruction is task.toml's [task] description (Harbor needs instruction.md)`;
+    config.warnings.push(note);
+    warnOnce(note);
   }
   const compose = ["docker-compose.yaml", "docker-compose.yml", "compose.yaml"].map((f) =>
     path.join(environmentDir, f)
@@ -150,7 +157,7 @@ export async function loadTask(dir: string): Promise<Task> {
   return task;
 }
 
-/** True for a task in the spec's own layout: starting files, a setup script or a live-state capture. */
+/** True for a task in pgs's own layout (docs/spec-notes.md): starting files, a setup script or a live-state capture. */
 export function specLayout(paths: TaskPaths, config: TaskConfig): boolean {
   return Boolean(paths.workdir || paths.setupSh || config.verifier.capture);
 }

@@ -1,6 +1,6 @@
 /** task.toml: the seed's schema with its defaults, plus Harbor's own fields so that Harbor task sets load unchanged. */
 
-import { parse, TomlError } from "smol-toml";
+import { parse, TomlError } from "npm:smol-toml@1.9.1";
 import { TaskError } from "../base/errors.ts";
 import { Checker, isTable, type Table } from "./task_config_checker.ts";
 import type {

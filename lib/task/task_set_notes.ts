@@ -9,7 +9,7 @@ export function taskSetNotes(tasks: Task[]): string[] {
   if (unset) {
     notes.push(
       `${unset} of ${tasks.length} tasks leave allow_internet (and network_mode) unset: pgs runs them with no ` +
-        `network (the spec's default), Harbor with the network; set [environment] allow_internet = true in a task ` +
+        `network (pgs's default), Harbor with the network; set [environment] allow_internet = true in a task ` +
         `to match Harbor`,
     );
   }

@@ -1,5 +1,5 @@
 /**
- * Where a task's tests run. `isolated`: the spec's clean container from the pristine image holding only a copy of the
+ * Where a task's tests run. `isolated`: pgs's clean container from the pristine image holding only a copy of the
  * working directory. `shared`: Harbor's default, in the agent's own container after the episode. `separate`: Harbor's
  * separate verifier environment (built from `tests/` or `[verifier.environment]`), with the artifacts copied across.
  * `snapshot` (never a default): a fresh container of the agent's committed container, with no agent process alive.
@@ -12,14 +12,14 @@ export const VERIFIER_MODES = ["isolated", "shared", "separate", "snapshot"] as 
 /** A verifier mode. */
 export type VerifierMode = typeof VERIFIER_MODES[number];
 
-/** True for a task written in the spec's own layout: starting files, a setup script or a live-state capture. */
+/** True for a task in pgs's own layout (docs/spec-notes.md): starting files, a setup script or a live-state capture. */
 export function isSpecLayout(task: Task): boolean {
   return specLayout(task.paths, task.config);
 }
 
 /**
  * The mode a task's episodes are verified in: `override` (a run's `--verifier-mode`) when given, else what the task
- * says (`environment_mode`, or `separate` for a `[verifier.environment]`), else `isolated` for the spec's layout and
+ * says (`environment_mode`, or `separate` for a `[verifier.environment]`), else `isolated` for pgs's own layout and
  * Harbor's `shared` for any other task.
  */
 export function resolveVerifierMode(task: Task, override?: VerifierMode): VerifierMode {

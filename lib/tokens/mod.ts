@@ -6,6 +6,7 @@
 export { loadTokenModel, type RenderOptions, TokenModel, type TokenModelFiles } from "./model.ts";
 export { findInHubCache, hubCacheDirs } from "./hf_cache.ts";
 export { type DecodedTurn, type Delta, TokenSession, type TokenSessionOptions } from "./token_session.ts";
+export { checkTokenIds, TokenIdError } from "./token_ids.ts";
 export { contentText, templateMessages } from "./chat_messages.ts";
 export { pyJson } from "./py_json.ts";
 export { REASONING_PARSERS, reasoningParser, TOOL_PARSERS, toolParser } from "./parsers/registry.ts";

@@ -5,8 +5,8 @@
  * tokens as strings and the chat-template kwargs; the text is tokenised without adding special tokens (the template
  * writes them). The tokenizer is `@huggingface/tokenizers`, the template engine `@huggingface/jinja`.
  */
-import { Template } from "@huggingface/jinja";
-import { Tokenizer } from "@huggingface/tokenizers";
+import { Template } from "npm:@huggingface/jinja@0.5.11";
+import { Tokenizer } from "npm:@huggingface/tokenizers@0.2.0";
 import { join } from "node:path";
 import { findInHubCache } from "./hf_cache.ts";
 
@@ -37,6 +37,7 @@ export class TokenModel {
   readonly #tok: Tokenizer;
   readonly #template: Template;
   readonly #specials: Record<string, string>;
+  #vocabSize: number | undefined;
   /** Token ids that end a turn: the config's `eos_token` and generation_config's `eos_token_id`. */
   readonly stopIds: ReadonlySet<number>;
   /** Where the model came from (a folder, or "inline"). */
@@ -80,6 +81,16 @@ export class TokenModel {
   /** The id of a token string, or undefined. */
   tokenId(token: string): number | undefined {
     return this.#tok.token_to_id(token);
+  }
+
+  /** Whether `id` is a token of the vocabulary (added tokens included): a non-negative integer the tokenizer knows. */
+  hasId(id: unknown): boolean {
+    return typeof id === "number" && Number.isInteger(id) && id >= 0 && this.#tok.id_to_token(id) !== undefined;
+  }
+
+  /** Tokens in the vocabulary, added tokens included. */
+  get vocabSize(): number {
+    return this.#vocabSize ??= this.#tok.get_vocab(true).size;
   }
 
   /** The conversation as the chat template renders it. */

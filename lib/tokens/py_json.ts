@@ -3,7 +3,7 @@
  * `tojson` filter (`@huggingface/jinja`, which follows Python's separators), so a formatted or re-serialised tool
  * call reads exactly as the model's template writes one.
  */
-import { Template } from "@huggingface/jinja";
+import { Template } from "npm:@huggingface/jinja@0.5.11";
 
 const dumps = new Template("{{ value | tojson }}");
 

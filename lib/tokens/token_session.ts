@@ -13,6 +13,7 @@ import { type LooseMessage, templateMessages } from "./chat_messages.ts";
 import type { TokenModel } from "./model.ts";
 import type { ParsedCompletion, ReasoningParser, ToolParser } from "./parsers/types.ts";
 import { parseCompletionText, parsesTools } from "./parse_completion.ts";
+import { checkTokenIds } from "./token_ids.ts";
 
 /** How a session renders and parses. */
 export interface TokenSessionOptions {
@@ -100,9 +101,13 @@ export class TokenSession {
     return this.#mask;
   }
 
-  /** Takes a sampled completion as it is, and decodes it for the harness. */
+  /**
+   * Takes a sampled completion as it is, and decodes it for the harness. Throws TokenIdError, with the session
+   * unchanged, when an id is not in the tokenizer's vocabulary.
+   */
   accept(completion: readonly number[]): DecodedTurn {
     if (this.#state !== "prompt") throw new Error("token session: accept() needs a prompt first");
+    checkTokenIds(this.#model, completion);
     const ids = [...completion];
     this.#push(ids, 1);
     this.#lastCompletion = ids;

@@ -1,9 +1,13 @@
 /**
  * The verifier: the task's own tests/test.sh, run where the episode's verifier mode says (`verifier_mode.ts`), its
- * reward read the way Harbor reads it. `isolated` (the spec's): a NEW container from the pristine image that holds
- * only a copy of the agent's working directory, /tests, and /logs/agent/{final_message.md,capture.json}; nothing the
- * agent left elsewhere reaches it. `shared` (Harbor's default): the agent's own container after the episode, with
- * /tests and /logs/verifier made anew. `separate`: Harbor's separate verifier image, with the artifacts copied across.
+ * reward read the way Harbor reads it (README, "Where the tests run: verifier modes"). The four modes:
+ * - `isolated` (tasks in pgs's own layout, docs/spec-notes.md): a NEW container from the pristine image that holds
+ *   only a copy of the agent's working directory, /tests, and /logs/agent/{final_message.md,capture.json}; nothing
+ *   the agent left elsewhere reaches it.
+ * - `shared` (Harbor's default): the agent's own container after the episode, with /tests and /logs/verifier made anew.
+ * - `snapshot` (opt-in): the agent's container committed to an image and the tests run in a fresh container of it,
+ *   so the state the agent left counts while none of its processes is alive.
+ * - `separate`: Harbor's separate verifier image, with the artifacts copied across.
  */
 import type { Sandbox } from "../runtime/sandbox.ts";
 import { Verification, type VerifyOptions, type VerifyResult } from "./verification.ts";

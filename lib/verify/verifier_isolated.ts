@@ -1,5 +1,5 @@
 /**
- * The spec's isolated verifier: the agent's working directory streamed container-to-container into a clean container
+ * The isolated verifier (docs/spec-notes.md): the agent's working directory streamed container-to-container into a clean container
  * from the pristine image (made idle while the episode started), together with tests/ in the same archive.
  */
 import { copyFromAgent } from "../runtime/container_copy.ts";

@@ -50,11 +50,6 @@ export async function defensivePath(s: Session, p: string): Promise<string> {
   return (await probe(s, posix.resolve(s.workdir, "@" + first))).kind !== "missing" ? clean : stripped;
 }
 
-/** path.resolve(targetDir, p) and robustRealpath, as the file tools resolve their argument. */
-export async function resolveReal(s: Session, p: string): Promise<string> {
-  return (await probe(s, posix.resolve(s.workdir, p))).real;
-}
-
 function within(p: string, root: string): boolean {
   return p === root || p.startsWith(root === "/" ? "/" : root + "/");
 }

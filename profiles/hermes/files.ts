@@ -242,7 +242,8 @@ export async function writeFileTool(s: Session, args: Record<string, unknown>): 
   }
   const path = args.path;
   const abs = s.abspath(path);
-  // The read-first rule the spec gives this profile; hermes itself only warns when a file changed since it was read
+  // The read-first rule this profile's design gives it (docs/spec-notes.md); hermes itself only warns when a file
+  // changed since it was read
   // (wording approx.).
   if (!readSet(s).has(abs) && await exists(s, abs)) {
     return approx(toolError(

@@ -1,5 +1,5 @@
 /**
- * hermes' tool schemas, the compact subset the spec asks for: `terminal(command, background, timeout, pty)`,
+ * hermes' tool schemas, the compact subset its design asks for: `terminal(command, background, timeout, pty)`,
  * `process`, `read_file`, `write_file`, `patch` (replace mode only) and `search_files(pattern, target, path,
  * file_glob, limit, offset)`. hermes sends plain `{name, description, parameters}` dicts wrapped as OpenAI function
  * tools.

@@ -4,7 +4,7 @@
  * @module
  */
 export { reportHtml, type ReportOptions } from "./report_html.ts";
-export { passAtK } from "./pass_at_k.ts";
+export { meanPassAtK, PASS_AT_K_DEFINITION, passAtK, type PassAtKMean, type SampleGroup } from "./pass_at_k.ts";
 export {
   type CellStats,
   type CurvePoint,
@@ -22,4 +22,22 @@ export {
   viewerEpisode,
 } from "./viewer_data.ts";
 export { type LiveOptions, viewerHtml } from "./viewer_html.ts";
-export { RunWatch, serveView, type ViewServer, type ViewServerOptions } from "./view_server.ts";
+export {
+  CompareWatch,
+  RUN_LABELS,
+  RunWatch,
+  serveView,
+  type ViewServer,
+  type ViewServerOptions,
+  watchRuns,
+} from "./view_server.ts";
+export {
+  type CompareEpisode,
+  type CompareRow,
+  type CompareRun,
+  type CompareViewerData,
+  compareViewerData,
+  type PassCount,
+  type ViewerRun,
+} from "./viewer_compare.ts";
+export { type EpisodeTokens } from "./viewer_facts.ts";

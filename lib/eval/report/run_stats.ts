@@ -1,10 +1,12 @@
 /**
  * The figures of the report, computed from a run's trajectories (the latest record per episode): pass@1 per profile
  * and task, pass@k curves per profile, format-error rates, turns to finish and tokens per episode. Infrastructure
- * errors are never counted as fails: they are counted apart, as in the summary.
+ * errors are never counted as fails: they are counted apart, as in the summary. The curves use the summary's groups
+ * (`rowGroups`) and its one definition of pass@k, so their point at the run's k is the summary's figure.
  */
+import { rowGroups } from "../summary.ts";
 import { latestById, type Trajectory } from "../trajectory.ts";
-import { passAtK } from "./pass_at_k.ts";
+import { meanPassAtK, type SampleGroup } from "./pass_at_k.ts";
 
 /** Scored samples of one profile on one task. */
 export interface CellStats {
@@ -20,9 +22,9 @@ export interface CellStats {
 export interface CurvePoint {
   /** k. */
   k: number;
-  /** Mean pass@k over the tasks with at least k scored samples. */
+  /** Mean pass@k over the groups with at least k scored samples (`PASS_AT_K_DEFINITION`). */
   value: number;
-  /** How many tasks that mean is over. */
+  /** How many groups (rows: a task under one profile) that mean is over. */
   tasks: number;
 }
 
@@ -54,7 +56,7 @@ export interface ProfileFigures {
   turns: TurnsBin[];
   /** Mean prompt and completion tokens per episode with usage, and how many had it (null when none). */
   tokens: { prompt: number; completion: number; episodes: number } | null;
-  /** pass@k for k = 1..K over this profile's tasks. */
+  /** pass@k for k = 1..K over this profile's groups. */
   pass_at_k: CurvePoint[];
 }
 
@@ -70,18 +72,17 @@ export interface RunStats {
   cell(profile: string, taskDir: string): CellStats | undefined;
   /** Per profile. */
   per_profile: Record<string, ProfileFigures>;
-  /** pass@k for k = 1..K over every sample of each task, whatever its profile. */
+  /** pass@k for k = 1..K over every group, whatever its profile: the summary's pass@1 and pass@k are its points. */
   pass_at_k: CurvePoint[];
 }
 
-/** The pass@k curve of groups of samples (one group per task): k = 1..maxK, each over the groups with ≥ k. */
-export function curve(groups: { n: number; c: number }[], maxK: number): CurvePoint[] {
+/** The pass@k curve of groups of samples: k = 1..maxK, each over the groups with ≥ k scored samples. */
+export function curve(groups: SampleGroup[], maxK: number): CurvePoint[] {
   const out: CurvePoint[] = [];
   for (let k = 1; k <= maxK; k++) {
-    const g = groups.filter((x) => x.n >= k);
-    if (!g.length) break;
-    const sum = g.reduce((a, x) => a + passAtK(x.n, x.c, k), 0);
-    out.push({ k, value: Math.round((sum / g.length) * 1e4) / 1e4, tasks: g.length });
+    const m = meanPassAtK(groups, k);
+    if (!m) break;
+    out.push({ k, value: m.value, tasks: m.groups });
   }
   return out;
 }
@@ -128,8 +129,7 @@ export function runStats(all: Trajectory[], opts: { k: number; passThreshold: nu
     const withUsage = scored.filter((t) => t.usage);
     const mean = (f: (t: Trajectory) => number) =>
       Math.round(withUsage.reduce((a, t) => a + f(t), 0) / withUsage.length);
-    const groups = [...tasks.keys()].map((r) => cells.get(key(p, r))).filter((c) => c && c.episodes > 0)
-      .map((c) => ({ n: c!.episodes, c: c!.passes }));
+    const groups = [...rowGroups(mine, opts.passThreshold).values()];
     per_profile[p] = {
       episodes: scored.length,
       format_error_rate: turns ? Math.round((errors / turns) * 1e4) / 1e4 : null,
@@ -149,10 +149,6 @@ export function runStats(all: Trajectory[], opts: { k: number; passThreshold: nu
       pass_at_k: curve(groups, opts.k),
     };
   }
-  const byTask = [...tasks.keys()].map((r) => {
-    const scored = ts.filter((t) => t.task_dir === r && t.reward !== null);
-    return { n: scored.length, c: scored.filter(pass).length };
-  }).filter((g) => g.n > 0);
   return {
     k: opts.k,
     profiles,
@@ -160,6 +156,6 @@ export function runStats(all: Trajectory[], opts: { k: number; passThreshold: nu
       .sort((a, b) => a.task.localeCompare(b.task) || a.task_dir.localeCompare(b.task_dir)),
     cell: (p, r) => cells.get(key(p, r)),
     per_profile,
-    pass_at_k: curve(byTask, opts.k),
+    pass_at_k: curve([...rowGroups(ts, opts.passThreshold).values()], opts.k),
   };
 }

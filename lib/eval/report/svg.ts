@@ -6,19 +6,79 @@ import { esc, pct } from "./html.ts";
 
 const FONT = `font-family="sans-serif" font-size="12"`;
 
-/** Qualitative colours for series and statuses, in order (Tableau 10, which stays readable when printed grey). */
+/**
+ * Qualitative colours that read on white, for series and keys: `nameColor` picks one by a name's hash (Tableau 10's
+ * readable eight and six darker ones from d3's category20b).
+ */
 export const PALETTE = [
-  "#4e79a7",
-  "#f28e2b",
-  "#e15759",
-  "#76b7b2",
-  "#59a14f",
-  "#edc948",
-  "#b07aa1",
-  "#ff9da7",
-  "#9c755f",
-  "#bab0ac",
+  "#1f77b4",
+  "#ff7f0e",
+  "#2ca02c",
+  "#d62728",
+  "#9467bd",
+  "#8c564b",
+  "#e377c2",
+  "#bcbd22",
+  "#17becf",
+  "#393b79",
+  "#637939",
+  "#8c6d31",
+  "#843c39",
+  "#7b4173",
 ];
+
+/** FNV-1a from `seed`, then murmur3's finaliser, 32 bits: a stable hash whose every bit depends on every character. */
+function hashName(name: string, seed = 0x811c9dc5): number {
+  let h = seed >>> 0;
+  for (const b of new TextEncoder().encode(name)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b) >>> 0;
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35) >>> 0;
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * The seed of the colour hash: chosen once so that the built-in profiles most often compared (opencode and its
+ * +exact-edit variant, pi and its variant, claude-code, mini-swe-agent, qwen-code, codex, gemini-cli, terminus-2,
+ * openhands-sdk, swe-agent) get 12 different colours of `PALETTE`.
+ */
+const COLOR_SEED = 0x811c9dc5 ^ 35492;
+
+/**
+ * The colour of a series by its name alone: the same name gets the same colour in every report, whatever else the
+ * report shows. A profile's version is left out (`opencode@1.18.33+exact-edit` → `opencode+exact-edit`), so an
+ * upgrade keeps the colour; two versions in one report then differ by marker (`nameMarker`), most often.
+ */
+export function nameColor(name: string): string {
+  const at = name.indexOf("@");
+  const key = at < 0 ? name : name.slice(0, at) + (name.slice(at).match(/\+.*$/)?.[0] ?? "");
+  return PALETTE[hashName(key, COLOR_SEED) % PALETTE.length];
+}
+
+/** The marker of a series by its whole name (version included). */
+export function nameMarker(name: string): "circle" | "square" | "triangle" | "diamond" {
+  return (["circle", "square", "triangle", "diamond"] as const)[hashName(name) % 4];
+}
+
+function marker(shape: ReturnType<typeof nameMarker>, x: number, y: number, fill: string, title: string): string {
+  const t = `<title>${esc(title)}</title>`;
+  const f = (n: number) => n.toFixed(1);
+  switch (shape) {
+    case "circle":
+      return `<circle cx="${f(x)}" cy="${f(y)}" r="3.5" fill="${fill}">${t}</circle>`;
+    case "square":
+      return `<rect x="${f(x - 3.5)}" y="${f(y - 3.5)}" width="7" height="7" fill="${fill}">${t}</rect>`;
+    case "triangle":
+      return `<polygon points="${f(x)},${f(y - 4.5)} ${f(x + 4.5)},${f(y + 3.5)} ${f(x - 4.5)},${
+        f(y + 3.5)
+      }" fill="${fill}">${t}</polygon>`;
+    case "diamond":
+      return `<polygon points="${f(x)},${f(y - 5)} ${f(x + 5)},${f(y)} ${f(x)},${f(y + 5)} ${f(x - 5)},${
+        f(y)
+      }" fill="${fill}">${t}</polygon>`;
+  }
+}
 
 /** The colour of a pass rate: red at 0, amber at 0.5, green at 1; grey when there is no rate. */
 export function rateColor(rate: number | null): string {
@@ -40,6 +100,11 @@ function link(href: string | undefined, body: string): string {
   return href ? `<a href="${esc(href)}">${body}</a>` : body;
 }
 
+/** Room for the longest of `labels` left of a bar (~6.6 px a character at 12 px), within 120..520 px. */
+function labelWidth(labels: string[]): number {
+  return Math.round(Math.min(520, Math.max(120, 12 + 6.6 * Math.max(0, ...labels.map((l) => l.length)))));
+}
+
 /** One bar of `bars`. */
 export interface Bar {
   /** The label left of the bar. */
@@ -54,7 +119,7 @@ export interface Bar {
 
 /** Horizontal bars, one per label, length = rate (0..1), with the percentage and a note beside it. */
 export function bars(items: Bar[], label: string): string {
-  const row = 22, labelW = 260, barW = 360;
+  const row = 22, labelW = labelWidth(items.map((it) => it.label)), barW = 360;
   const out = items.map((it, i) => {
     const y = i * row + 4;
     const w = Math.max(0, Math.min(1, it.rate ?? 0)) * barW;
@@ -63,7 +128,7 @@ export function bars(items: Bar[], label: string): string {
       `<rect x="${labelW}" y="${y + 2}" width="${w.toFixed(1)}" height="${row - 6}" fill="${rateColor(it.rate)}"/>` +
       `<text x="${labelW + barW + 8}" y="${y + 14}">${esc(pct(it.rate))} ${esc(it.note)}</text>`;
   }).join("");
-  return svg(labelW + barW + 200, items.length * row + 8, out, label);
+  return svg(labelW + barW + 280, items.length * row + 8, out, label);
 }
 
 /** One cell of `heatmap`. */
@@ -111,15 +176,21 @@ export function heatmap(rows: string[], cols: string[], cell: (r: number, c: num
 
 /** One line of `curves`. */
 export interface Series {
-  /** The legend's name. */
+  /** The legend's name; its colour and marker follow from it (`nameColor`, `nameMarker`). */
   name: string;
   /** [x, y] points, y in 0..1, in x order. */
   points: [number, number][];
+  /** A colour instead of the name's (for a series that is no profile, such as the total). */
+  color?: string;
 }
 
-/** Lines over x = 1..xMax with y in 0..1, a point on each value, gridlines every 0.25 and a legend. */
+/**
+ * Lines over x = 1..xMax with y in 0..1, a marker on each value, gridlines every 0.25 and a legend naming every series.
+ * Series with the same points would hide each other: each one after the first is shifted right by a few pixels and
+ * dashed, and its legend entry says which series it equals.
+ */
 export function curves(series: Series[], xMax: number, axis: { x: string; y: string }, label: string): string {
-  const w = 420, h = 240, left = 44, bottom = 34, top = 10, legendW = 240;
+  const w = 420, h = 240, left = 44, bottom = 34, top = 10, legendW = 300;
   const xs = (x: number) => left + (xMax <= 1 ? w / 2 : ((x - 1) / (xMax - 1)) * w);
   const ys = (y: number) => top + (1 - y) * h;
   let body = "";
@@ -134,19 +205,29 @@ export function curves(series: Series[], xMax: number, axis: { x: string; y: str
   body += `<line x1="${left}" x2="${left + w}" y1="${top + h}" y2="${top + h}" stroke="#888"/>` +
     `<text x="${left + w / 2}" y="${top + h + 30}" text-anchor="middle">${esc(axis.x)}</text>` +
     `<text transform="translate(12,${top + h / 2}) rotate(-90)" text-anchor="middle">${esc(axis.y)}</text>`;
+  const seen = new Map<string, { first: string; count: number }>();
   series.forEach((s, i) => {
-    const color = PALETTE[i % PALETTE.length];
-    const pts = s.points.map(([x, y]) => `${xs(x).toFixed(1)},${ys(y).toFixed(1)}`);
+    const color = s.color ?? nameColor(s.name);
+    const shape = s.color ? "circle" : nameMarker(s.name);
+    const sig = JSON.stringify(s.points);
+    const same = seen.get(sig);
+    const dx = same ? same.count * 5 : 0;
+    if (same) same.count++;
+    else seen.set(sig, { first: s.name, count: 1 });
+    const pts = s.points.map(([x, y]) => `${(xs(x) + dx).toFixed(1)},${ys(y).toFixed(1)}`);
     if (pts.length > 1) {
-      body += `<polyline fill="none" stroke="${color}" stroke-width="2" points="${pts.join(" ")}"/>`;
+      body += `<polyline class="series" data-name="${esc(s.name)}" fill="none" stroke="${color}" stroke-width="2"${
+        same ? ` stroke-dasharray="6 3"` : ""
+      } points="${pts.join(" ")}"/>`;
     }
     for (const [x, y] of s.points) {
-      body += `<circle cx="${xs(x).toFixed(1)}" cy="${ys(y).toFixed(1)}" r="3" fill="${color}">` +
-        `<title>${esc(`${s.name}: ${axis.x} ${x} → ${y.toFixed(3)}`)}</title></circle>`;
+      body += marker(shape, xs(x) + dx, ys(y), color, `${s.name}: ${axis.x} ${x} → ${y.toFixed(3)}`);
     }
     const ly = top + 4 + i * 18;
-    body += `<rect x="${left + w + 16}" y="${ly}" width="12" height="12" fill="${color}"/>` +
-      `<text x="${left + w + 34}" y="${ly + 10}">${esc(s.name)}</text>`;
+    body += `<g class="legend-entry">` + marker(shape, left + w + 22, ly + 6, color, s.name) +
+      `<line x1="${left + w + 12}" x2="${left + w + 32}" y1="${ly + 6}" y2="${ly + 6}" stroke="${color}" ` +
+      `stroke-width="2"${same ? ` stroke-dasharray="6 3"` : ""}/>` +
+      `<text x="${left + w + 38}" y="${ly + 10}">${esc(s.name)}${same ? ` (= ${esc(same.first)})` : ""}</text></g>`;
   });
   const height = Math.max(top + h + bottom + 6, top + 10 + series.length * 18);
   return svg(left + w + legendW, height, body, label);
@@ -160,10 +241,10 @@ export interface Stack {
   parts: Record<string, number>;
 }
 
-/** Horizontal bars split by key (one colour per key, in `keys` order), with counts inside and a legend below. */
-export function stacked(items: Stack[], keys: string[], label: string): string {
-  const row = 22, labelW = 260, barW = 420;
-  const colors = new Map(keys.map((k, i) => [k, PALETTE[i % PALETTE.length]]));
+/** Horizontal bars split by key (each key's colour by `color`, default `nameColor`), counts inside, a legend below. */
+export function stacked(items: Stack[], keys: string[], label: string, color = nameColor): string {
+  const row = 22, labelW = labelWidth(items.map((it) => it.label)), barW = 420;
+  const colors = new Map(keys.map((k) => [k, color(k)]));
   let body = "";
   items.forEach((it, i) => {
     const y = i * row + 4;

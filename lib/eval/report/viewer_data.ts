@@ -3,7 +3,9 @@
  * kept), plus the run's pass threshold and k. The page reads it from a `<script type="application/json">` element, or
  * from the view server's `data.json` while a run goes on.
  */
+import { parseTaskConfig } from "../../task/task_config.ts";
 import { latestById, type Trajectory } from "../trajectory.ts";
+import { type EpisodeTokens, episodeTokens, exitReason, shownMetrics, verifierNote } from "./viewer_facts.ts";
 
 /** The format tag of the viewer's data. */
 export const VIEWER_DATA_FORMAT = "pgs.viewer/1";
@@ -20,6 +22,16 @@ export interface TurnTokenCounts {
 export type ViewerEpisode = Omit<Trajectory, "rollout_details" | "loss_mask"> & {
   /** Per turn, when token ids were recorded. */
   turn_tokens?: TurnTokenCounts[];
+  /** Prompt and completion tokens of the episode, when usage or token ids were recorded. */
+  tokens?: EpisodeTokens;
+  /** Why it ended, in words (`exitReason`); absent for the profile's own stop. */
+  reason?: string;
+  /** What the verifier-output section says when test.sh's output is empty (`verifierNote`). */
+  verifier_note?: string;
+  /** The metrics worth showing (`shownMetrics`). */
+  shown_metrics: Record<string, number>;
+  /** Comparing runs: the label of the run the episode belongs to (its `id` is then `<run>:<record id>`). */
+  run?: string;
 };
 
 /** The viewer's data. */
@@ -38,18 +50,47 @@ export interface ViewerData {
   episodes: ViewerEpisode[];
 }
 
-/** The viewer's form of one record. */
+/**
+ * The viewer's form of one record. A timeout is worded with the record's `agent_timeout_sec`; an older record's
+ * task folder is read for it (its task.toml's `[agent] timeout_sec`).
+ */
 export function viewerEpisode(t: Trajectory): ViewerEpisode {
   const { rollout_details, loss_mask: _mask, ...rest } = t;
   const r = rollout_details?.[0];
-  if (!r) return rest;
+  const tokens = episodeTokens(t);
+  const timeout = t.exit_status === "timeout" ? t.agent_timeout_sec ?? agentTimeoutOf(t.task_dir) : undefined;
+  const reason = exitReason(t, timeout);
+  const note = verifierNote(t);
   return {
     ...rest,
-    turn_tokens: r.prompt_token_ids.map((p, i) => ({
-      prompt: p.length,
-      completion: r.completion_token_ids[i]?.length ?? 0,
-    })),
+    ...(r
+      ? {
+        turn_tokens: r.prompt_token_ids.map((p, i) => ({
+          prompt: p.length,
+          completion: r.completion_token_ids[i]?.length ?? 0,
+        })),
+      }
+      : {}),
+    ...(tokens ? { tokens } : {}),
+    ...(reason ? { reason } : {}),
+    ...(note ? { verifier_note: note } : {}),
+    shown_metrics: shownMetrics(t.metrics),
   };
+}
+
+const timeouts = new Map<string, number | undefined>();
+
+/** The `[agent] timeout_sec` of the task in `dir` (read once per folder), or undefined when it cannot be read. */
+function agentTimeoutOf(dir: string): number | undefined {
+  if (!timeouts.has(dir)) {
+    let sec: number | undefined;
+    try {
+      const file = `${dir}/task.toml`;
+      sec = parseTaskConfig(Deno.readTextFileSync(file), file).agent.timeoutSec;
+    } catch { /* the task moved or changed: the reason then names the setting instead */ }
+    timeouts.set(dir, sec);
+  }
+  return timeouts.get(dir);
 }
 
 /** The viewer's data for the records of a run. */

@@ -31,6 +31,15 @@ pre{white-space:pre-wrap;word-break:break-word;margin:.3em 0;font-size:12.5px;ba
 mark.trunc{background:#ffe08a}.gap{color:#888;font-style:italic}
 details>summary{cursor:pointer;color:#1a5fb4}details.sys,details.tools{margin:.4em 0}
 .tool{margin:.4em 0 .8em}.kv th{width:11em}
+th.sortable{cursor:pointer;user-select:none}th.sortable:hover{background:#e8eefc}th.asc,th.desc{background:#dde6fb}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+table.compare{margin:0 0 1em}table.compare caption{text-align:left;font-weight:bold;padding:.3em 0}
+table.compare tr.total td{font-weight:bold;border-top:2px solid #999}
+ul.runs{margin:.3em 0;padding-left:1.2em}ul.runs a.report{margin-left:.8em}.badge.run{background:#4e79a7;color:#fff}
+.wdiff table.files td.change.added{color:#2e7d32}.wdiff table.files td.change.deleted{color:#c62828}
+pre.diff span.add{color:#1b5e20;background:#e8f5e9}pre.diff span.del{color:#b71c1c;background:#ffebee}
+pre.diff span.hunk{color:#1a5fb4}pre.diff span.file{font-weight:bold;color:#333}pre.diff span.name{color:#555}
+.verifier-note{color:#555;font-style:italic}
 `;
 
 /** Options of `viewerHtml`. */

@@ -94,11 +94,6 @@ export function hasProcess(box: ExecEnv, handle: number): boolean {
   return procs(box).procs.has(handle);
 }
 
-/** The handles of the processes still known, oldest first. */
-export function processHandles(box: ExecEnv): number[] {
-  return [...procs(box).procs.keys()];
-}
-
 /** Options of `readProcess`. */
 export interface ReadOptions {
   /** Text written to the process's stdin before waiting (default none). */

@@ -1,0 +1,413 @@
+/**
+ * Bad input on the command line is one line on stderr naming the flag, file or address, exit 2 for usage and 1
+ * otherwise, and nothing half-written: endpoints, ports in use, output paths, numeric flags, scripts against
+ * profiles, unknown profile names; and `pgs eval -k N` against `pgs harness serve` started with its defaults.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { scriptPolicy } from "../lib/eval/policy.ts";
+import { runEpisodes } from "../lib/eval/run_episodes.ts";
+import { LABELS } from "../lib/runtime/hygiene.ts";
+import { dockerTest } from "./docker_helpers.ts";
+import { EXAMPLE_TASKS } from "./profile_helpers.ts";
+import { ROOT } from "./eval_helpers.ts";
+
+const COUNT = join(EXAMPLE_TASKS, "count-error-lines");
+/** No engine answers here: a command that got past its checks says so instead of starting containers. */
+const NO_ENGINE = "unix:///nonexistent/pgs-test.sock";
+
+function command(args: string[], env: Record<string, string> = {}) {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", join(ROOT, "main.ts"), ...args],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", ...env },
+  });
+}
+
+/** Runs pgs; stderr trimmed. */
+async function pgs(args: string[], env: Record<string, string> = {}) {
+  const o = await command(args, env).output();
+  return {
+    code: o.code,
+    stderr: new TextDecoder().decode(o.stderr).trim(),
+    stdout: new TextDecoder().decode(o.stdout),
+  };
+}
+
+/** Asserts one line on stderr matching `re`, and the exit code. */
+async function oneLine(args: string[], code: number, re: RegExp, env: Record<string, string> = {}) {
+  const r = await pgs(args, env);
+  assert.equal(r.code, code, `pgs ${args.join(" ")}: ${r.stderr}`);
+  assert.equal(r.stderr.split("\n").length, 1, `pgs ${args.join(" ")}: not one line:\n${r.stderr}`);
+  assert.match(r.stderr, re, `pgs ${args.join(" ")}`);
+}
+
+/** A loopback port nothing listens on (bound, then let go). */
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}
+
+Deno.test("eval --endpoint that is not an http(s) URL: one line naming --endpoint, exit 2", async () => {
+  for (const url of ["not-a-url", "ftp://127.0.0.1/v1"]) {
+    await oneLine(
+      ["eval", "--tasks", COUNT, "--endpoint", url],
+      2,
+      new RegExp(`^pgs: eval: --endpoint must be an http\\(s\\) URL .*got "${url.replace(/[/.]/g, "\\$&")}"$`),
+      { DOCKER_HOST: NO_ENGINE },
+    );
+  }
+});
+
+Deno.test("negative and non-numeric values of numeric flags name the flag", async () => {
+  const env = { DOCKER_HOST: NO_ENGINE };
+  await oneLine(["eval", "--tasks", COUNT, "--policy", "oracle", "-k", "-1"], 2, /^pgs: -k must be ≥ 1$/, env);
+  await oneLine(
+    ["eval", "--tasks", COUNT, "--policy", "oracle", "--max-turns", "-3"],
+    2,
+    /--max-turns must be ≥ 1/,
+    env,
+  );
+  await oneLine(["eval", "--tasks", COUNT, "--policy", "oracle", "-k", "two"], 2, /-k must be an integer, got "two"/);
+  await oneLine(["harbor", "check", COUNT, "--workers", "-2"], 2, /--workers must be a positive integer, got "-2"/);
+  await oneLine(["env", "serve", "--port", "-1"], 2, /--port must be an integer from 0 to 65535, got "-1"/);
+  await oneLine(["harness", "serve", "--script", "x", "--out", "y", "--port", "-5"], 2, /--port must be an integer/);
+  await oneLine(
+    ["harness", "capture", "pi", "--task", COUNT, "--script", "x", "--out", "y", "--timeout", "-1"],
+    2,
+    /--timeout must be a positive integer, got "-1"/,
+  );
+  // A value that is not a number and starts with a dash is taken for a forgotten value.
+  await oneLine(
+    ["eval", "--tasks", COUNT, "--model", "-x"],
+    2,
+    /^pgs: eval: --model needs a value \(to pass one that starts with a dash, write --model=VALUE\)$/,
+  );
+});
+
+Deno.test("harness serve on a port in use: one line naming the address, exit 1, no --out left", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pgs_cli_errors_" });
+  const busy = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const port = (busy.addr as Deno.NetAddr).port;
+    const script = join(dir, "turns.json"), out = join(dir, "requests.jsonl");
+    await Deno.writeTextFile(script, '[{"content": "hi"}]');
+    await oneLine(
+      ["harness", "serve", "--script", script, "--out", out, "--port", String(port)],
+      1,
+      new RegExp(`^pgs: harness serve: cannot listen on 127\\.0\\.0\\.1:${port}: the address is in use`),
+    );
+    assert.equal(await exists(out), false, "no recording is left behind");
+  } finally {
+    busy.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an output path that is a folder, a file or in no folder: one line naming it, exit 2", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pgs_cli_errors_" });
+  try {
+    const folder = join(dir, "folder"), file = join(dir, "file.txt"), run = join(dir, "run");
+    await Deno.mkdir(folder);
+    await Deno.writeTextFile(file, "kept\n");
+    await Deno.mkdir(run);
+    await Deno.writeTextFile(join(run, "trajectories.jsonl"), "");
+    const script = join(dir, "turns.json");
+    await Deno.writeTextFile(script, '[{"content": "hi"}]');
+    const env = { DOCKER_HOST: NO_ENGINE };
+    await oneLine(
+      ["eval", "--tasks", COUNT, "--policy", "oracle", "--out", file],
+      2,
+      /^pgs: eval: --out .*file\.txt is a file; give a folder$/,
+      env,
+    );
+    await oneLine(
+      ["harbor", "rows", COUNT, folder],
+      2,
+      /^pgs: harbor rows: OUT\.jsonl .*folder is a folder; give a file$/,
+    );
+    await oneLine(
+      ["harbor", "rows", COUNT, join(dir, "no", "rows.jsonl")],
+      2,
+      /^pgs: harbor rows: OUT\.jsonl .*rows\.jsonl: the folder .*no does not exist$/,
+    );
+    await oneLine(["export", "sft", run, folder], 2, /^pgs: export sft: OUT\.jsonl .*folder is a folder; give a file$/);
+    await oneLine(["export", "atif", run, folder], 2, /^pgs: export atif: .*folder exists/);
+    await oneLine(
+      ["harness", "serve", "--script", script, "--out", folder],
+      2,
+      /^pgs: harness serve: --out .*folder is a folder; give a file$/,
+    );
+    await oneLine(
+      ["harness", "capture", "pi", "--local", "--task", COUNT, "--script", script, "--out", file],
+      2,
+      /^pgs: harness capture: --out .*file\.txt is a file; give a folder$/,
+    );
+    // An error no check foresaw is still one line (here until view checks its --out itself).
+    const view = await pgs(["view", run, "--out", folder]);
+    assert.notEqual(view.code, 0);
+    assert.match(view.stderr, /^pgs: view: [^\n]*folder[^\n]*$/);
+    assert.equal(await Deno.readTextFile(file), "kept\n");
+    assert.deepEqual([...Deno.readDirSync(folder)], [], "nothing was written into the folder");
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), ["file.txt", "folder", "run", "turns.json"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("--policy script: its tool calls are checked against every profile the run may draw, before Docker", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pgs_cli_errors_" });
+  try {
+    const script = join(dir, "turns.json");
+    await Deno.writeTextFile(
+      script,
+      JSON.stringify([
+        { tool_calls: [{ name: "bash", arguments: { command: "ls" } }] },
+        { tool_calls: [{ name: "cat", arguments: { path: "app.log" } }] },
+        { content: "Answer: 35" },
+      ]),
+    );
+    const env = { DOCKER_HOST: NO_ENGINE };
+    const run = (...args: string[]) => ["eval", "--tasks", COUNT, "--policy", `script:${script}`, ...args];
+    const claude = /script:.*turns\.json: calls bash, cat, which claude-code@[\w.]+ does not have \(its tools: Bash, /;
+    await oneLine(run("--profile", "claude-code"), 2, claude, env);
+    await oneLine(
+      run("--profile", "mini-swe-agent-text"),
+      2,
+      /turn 1 has tool_calls, but mini-swe-agent-text@[\w.]+ reads its actions from the reply's text \(fenced/,
+      env,
+    );
+    // A row that pins its profile is checked under it.
+    const rows = join(dir, "rows.jsonl");
+    await Deno.writeTextFile(rows, JSON.stringify({ task_dir: COUNT, harness_profile: "claude-code" }) + "\n");
+    await oneLine(["eval", "--tasks", rows, "--policy", `script:${script}`], 2, claude, env);
+    // Every profile of a mix is checked: pi has bash, qwen-code does not.
+    await Deno.writeTextFile(
+      script,
+      JSON.stringify([{ tool_calls: [{ name: "bash", arguments: { command: "ls" } }] }]),
+    );
+    await oneLine(run("--profiles", "pi=1,qwen-code=1"), 2, /calls bash, which qwen-code@[\w.]+ does not have/, env);
+    // Only tools the profile has (and a profile of weight 0 is never drawn): the run gets as far as the engine.
+    await Deno.writeTextFile(
+      script,
+      JSON.stringify([{ tool_calls: [{ name: "Bash", arguments: { command: "ls" } }] }]),
+    );
+    await oneLine(run("--profiles", "claude-code=1,pi=0"), 2, /^pgs: eval: no Docker engine answers/, env);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an unknown profile name gets a did-you-mean wherever a name is given", async () => {
+  const env = { DOCKER_HOST: NO_ENGINE };
+  await oneLine(
+    ["eval", "--tasks", COUNT, "--policy", "oracle", "--profile", "claude"],
+    2,
+    /unknown harness profile "claude"; did you mean "claude-code"\?; valid: /,
+    env,
+  );
+  await oneLine(
+    ["eval", "--tasks", COUNT, "--policy", "oracle", "--profiles", "opencod=1,pi@0.70=1"],
+    2,
+    /unknown harness profile "opencod"; did you mean "opencode"\?/,
+    env,
+  );
+  await oneLine(["harness", "show", "pi@0.70", "--task", COUNT], 2, /"pi@0\.70"; did you mean "pi@[\d.]+"\?/, env);
+  await oneLine(["harness", "show", "bash", "--task", COUNT], 2, /unknown harness profile "bash"; valid: /, env);
+  const dir = await Deno.makeTempDir({ prefix: "pgs_cli_errors_" });
+  try {
+    const rows = join(dir, "rows.jsonl");
+    await Deno.writeTextFile(rows, JSON.stringify({ task_dir: COUNT, harness_profile: "qwen+exact-edits" }) + "\n");
+    await oneLine(
+      ["eval", "--tasks", rows, "--policy", "oracle"],
+      2,
+      /harness_profile: unknown harness profile "qwen\+exact-edits"; did you mean "qwen-code"\?/,
+      env,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("other bad input is one line too: a module, a weight list, a script with newlines, an address", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pgs_cli_errors_" });
+  try {
+    const env = { DOCKER_HOST: NO_ENGINE };
+    const oracle = ["eval", "--tasks", COUNT, "--policy", "oracle"];
+    await oneLine(
+      [...oracle, "--profiles-module", join(dir, "nope.ts")],
+      2,
+      /^pgs: --profiles-module .*nope\.ts: Module not found/,
+      env,
+    );
+    await oneLine(
+      [...oracle, "--profiles", "=1"],
+      2,
+      /^pgs: --profiles: "=1" names no profile \(want name=weight\)$/,
+      env,
+    );
+    const bad = join(dir, "bad.json");
+    await Deno.writeTextFile(bad, "not json\n");
+    await oneLine(["eval", "--tasks", COUNT, "--policy", `script:${bad}`], 2, /bad\.json: not JSON: /, env);
+    await oneLine(["harness", "serve", "--script", bad, "--out", join(dir, "r.jsonl")], 2, /bad\.json: not JSON: /);
+    const script = join(dir, "turns.json");
+    await Deno.writeTextFile(script, '[{"content": "hi"}]');
+    await oneLine(
+      ["harness", "serve", "--script", script, "--out", join(dir, "r.jsonl"), "--host", "192.0.2.1", "--port", "0"],
+      1,
+      /^pgs: harness serve: cannot listen on 192\.0\.2\.1:0: no interface of this machine has that address/,
+    );
+    assert.equal(await exists(join(dir, "r.jsonl")), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Container creations by process `pid` between two instants (unix seconds), from the engine's event log. */
+async function createdBy(pid: number, since: number, until: number): Promise<string[]> {
+  const o = await new Deno.Command("docker", {
+    args: [
+      "events",
+      "--since",
+      String(since),
+      "--until",
+      String(until),
+      "--filter",
+      "type=container",
+      "--filter",
+      "event=create",
+      "--filter",
+      `label=${LABELS.pid}=${pid}`,
+      "--format",
+      "{{.ID}}",
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(o.code, 0, new TextDecoder().decode(o.stderr));
+  return new TextDecoder().decode(o.stdout).split("\n").filter(Boolean);
+}
+
+dockerTest("eval checks the endpoint before any container: one line naming the address, exit 1", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pgs_cli_errors_" });
+  try {
+    const url = `http://127.0.0.1:${freePort()}/v1`;
+    const since = Math.floor(Date.now() / 1000) - 1;
+    // With --model the run needs no model list, yet the endpoint is still asked first.
+    const child = command(["eval", "--tasks", COUNT, "--endpoint", url, "--model", "m", "--out", join(dir, "out")])
+      .spawn();
+    const o = await child.output();
+    const err = new TextDecoder().decode(o.stderr).trim();
+    assert.equal(o.code, 1, err);
+    assert.equal(err.split("\n").length, 1, err);
+    assert.match(
+      err,
+      new RegExp(`^pgs: --endpoint ${url.replace(/[/.]/g, "\\$&")} does not answer: GET ${url}/models: `),
+    );
+    assert.deepEqual(await createdBy(child.pid, since, Math.ceil(Date.now() / 1000) + 1), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+dockerTest("env serve on a port in use: one line naming the address, exit 1", async () => {
+  const busy = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const port = (busy.addr as Deno.NetAddr).port;
+    await oneLine(
+      ["env", "serve", "--port", String(port)],
+      1,
+      new RegExp(`^pgs: env serve: cannot listen on 127\\.0\\.0\\.1:${port}: the address is in use`),
+    );
+  } finally {
+    busy.close();
+  }
+});
+
+/** Starts `pgs harness serve` with its default flags but a free port; returns its URL and a stop function. */
+async function harnessServe(script: string, out: string) {
+  const child = command(["harness", "serve", "--script", script, "--out", out, "--port", "0"]).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let log = "", url: string | undefined;
+  while (!url) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`harness serve exited early: ${log}`);
+    log += value;
+    url = log.match(/listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/)?.[1];
+  }
+  return {
+    url,
+    log,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+      while (!(await reader.read()).done);
+    },
+  };
+}
+
+dockerTest(
+  "eval -k 3 against pgs harness serve with its default flags: every sample plays the whole script",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "pgs_cli_errors_" });
+    const script = join(dir, "turns.json");
+    // Three turns: under per-request advancing, identical samples would take each other's turns and only one could
+    // reach the answer.
+    await Deno.writeTextFile(
+      script,
+      JSON.stringify([
+        { tool_calls: [{ name: "bash", arguments: { command: "ls" } }] },
+        { tool_calls: [{ name: "bash", arguments: { command: "awk '$3 == \"ERROR\"' app.log | wc -l" } }] },
+        { content: "There are 35.\n\nAnswer: 35" },
+      ]),
+    );
+    const stub = await harnessServe(script, join(dir, "requests.jsonl"));
+    try {
+      assert.match(stub.log, /advance by history/);
+      const out = join(dir, "out");
+      const r = await pgs([
+        "eval",
+        "--tasks",
+        COUNT,
+        "--endpoint",
+        stub.url,
+        "--profile",
+        "pi",
+        "-k",
+        "3",
+        "--out",
+        out,
+      ]);
+      assert.equal(r.code, 0, r.stderr);
+      const ts = (await Deno.readTextFile(join(out, "trajectories.jsonl"))).trim().split("\n").map((l) =>
+        JSON.parse(l)
+      );
+      assert.equal(ts.length, 3);
+      for (const t of ts) {
+        assert.equal(t.reward, 1, `sample ${t.sample}: ${t.answer}`);
+        assert.equal(t.turns, 3, `sample ${t.sample}`);
+      }
+    } finally {
+      await stub.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+dockerTest(
+  "a library run of a script under a profile that lacks its tools is an infrastructure error naming them",
+  async () => {
+    const turns = [{ tool_calls: [{ name: "bash", arguments: { command: "ls" } }] }, { content: "Answer: 35" }];
+    const [[t]] = await runEpisodes(scriptPolicy(turns), [{ task_dir: COUNT }], { profile: "claude-code" }, { k: 1 });
+    assert.equal(t.reward, null, "never scored");
+    assert.match(String(t.error), /calls bash, which claude-code@[\w.]+ does not have \(its tools: Bash, /);
+  },
+);
