@@ -85,7 +85,16 @@ export {
   type VerifierConfig,
   type VerifierMode,
 } from "./lib/task/mod.ts";
-export { Docker, type ImageInfo, ImageStore, Sandbox, type SandboxOptions } from "./lib/runtime/mod.ts";
+export {
+  createRuntime,
+  Docker,
+  type ImageInfo,
+  ImageStore,
+  registerRuntime,
+  type Runtime,
+  Sandbox,
+  type SandboxOptions,
+} from "./lib/runtime/mod.ts";
 export { parseReward, type Reward, verify, type VerifyOptions, type VerifyResult } from "./lib/verify/mod.ts";
 export {
   type CheckAgent,

@@ -3,7 +3,7 @@
  * CLI doing the same steps. Prints; asserts nothing.
  */
 import { ExecChannel } from "../lib/runtime/channel.ts";
-import { Docker } from "../lib/runtime/docker.ts";
+import { Docker } from "../lib/runtime/docker/mod.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
@@ -78,7 +78,7 @@ console.log(
     for (let i = 0; i < Math.min(50, N_EXEC); i++) {
       raw.push(await timed(() => docker.call(["exec", "-w", "/workdir", box.id, "/bin/sh", "-c", "cat notes.txt"])));
     }
-    const fb = new ExecChannel(docker, box.id, { workdir: "/workdir", forceFallback: true });
+    const fb = new ExecChannel(docker.box(box.id), { workdir: "/workdir", forceFallback: true });
     console.log(
       `exec latency (helper ${
         ch.helperRunning ? "running" : "not running"

@@ -3,7 +3,7 @@
  * alive at once, the runner's peak RSS at 64, and the runner's per-episode overhead against the raw docker floor
  * (the same container steps issued directly with the docker CLI, one after another). Prints; asserts nothing.
  */
-import { Docker } from "../lib/runtime/docker.ts";
+import { Docker } from "../lib/runtime/docker/mod.ts";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
 import { type Policy, scriptPolicy } from "../lib/eval/policy.ts";
 import { makeBenchTask } from "./bench_task.ts";

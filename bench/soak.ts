@@ -6,7 +6,7 @@
  * wall time, episodes per minute, rewards, infrastructure errors, the runner's peak RSS, and whether the engine
  * wedged. Asserts nothing: figures, not a timed test. ROUNDS, EPISODES, CONCURRENT, STARTING override the load.
  */
-import { Docker } from "../lib/runtime/docker.ts";
+import { Docker } from "../lib/runtime/docker/mod.ts";
 import { EngineDownError } from "../lib/base/errors.ts";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
 import { scriptPolicy } from "../lib/eval/policy.ts";

@@ -1,6 +1,8 @@
 /** Strict flag parsing for every command: unknown flags and missing values are usage errors (exit 2). */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "../lib/base/errors.ts";
+import { createRuntime, DEFAULT_RUNTIME, runtimeNames } from "../lib/runtime/registry.ts";
+import type { Runtime } from "../lib/runtime/runtime.ts";
 import { parseVerifierMode, VERIFIER_MODES, type VerifierMode } from "../lib/task/verifier_mode.ts";
 
 /** A command of the CLI. */
@@ -94,3 +96,18 @@ export const VERIFIER_MODE_HELP =
                       working directory), shared (Harbor's default: the agent's container after the episode) or
                       separate (Harbor's separate verifier image). Default: the task's environment_mode, else
                       isolated for pgs's own layout (environment/workdir/, setup.sh, capture), else shared`;
+
+/** A `--runtime` value made into a client of its engine (default docker), or a usage error listing the runtimes. */
+export function runtimeFlag(cmd: string, value: string | undefined): Runtime {
+  const name = value ?? DEFAULT_RUNTIME;
+  if (!runtimeNames().includes(name)) {
+    throw new UsageError(`${cmd}: --runtime must be one of ${runtimeNames().join(", ")}, got ${JSON.stringify(name)}`);
+  }
+  return createRuntime(name);
+}
+
+/** The help line of `--runtime`, shared by every command that takes it. */
+export const RUNTIME_HELP = `  --runtime R   the container runtime: ${
+  runtimeNames().join(" or ")
+} (default ${DEFAULT_RUNTIME}; its engine is
+                DOCKER_HOST's for docker, CONTAINER_HOST's for podman)`;

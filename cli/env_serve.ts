@@ -1,13 +1,12 @@
 /** `pgs env serve`: HarborEnv over HTTP JSON for trainers in any language. */
 import { objectValue, parseWeights } from "../lib/eval/config.ts";
 import { createEnvServer } from "../lib/env/server_app.ts";
-import { Docker } from "../lib/runtime/docker.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { HarborEnv } from "../lib/env/harbor_env.ts";
 import { loadProfilesModule } from "../lib/harness/load_module.ts";
 import { onSignal } from "./signals.ts";
 import { TOKEN_FLAGS, TOKEN_FLAGS_HELP, tokenModeFlags } from "./token_flags.ts";
-import { type Command, parseFlags, positiveInt, verifierModeFlag } from "./args.ts";
+import { type Command, parseFlags, positiveInt, runtimeFlag, verifierModeFlag } from "./args.ts";
 import { listenError } from "./listen.ts";
 
 const usage = `Usage: pgs env serve [--host 127.0.0.1] [--port 8100] [--token-env NAME] [options]
@@ -34,6 +33,8 @@ Options:
   --verifier-mode M         where the tests run, for every task: isolated, shared, separate or
                             snapshot (default: the task's environment_mode, else isolated for pgs's own layout,
                             else Harbor's shared; see the README)
+  --runtime R               the container runtime: docker (default) or podman (its engine: DOCKER_HOST's,
+                            CONTAINER_HOST's)
   --max-output N            characters of command output kept where a profile has no limit (default 16000)
   --idle-timeout SEC        close episodes idle this long (default 600)
   --max-episodes N          episodes open at once; more get HTTP 429 (default 256)
@@ -68,6 +69,7 @@ export const envServe: Command = {
       "chat-template-kwargs": { type: "string" },
       images: { type: "string" },
       "verifier-mode": { type: "string" },
+      runtime: { type: "string" },
       "max-output": { type: "string" },
       "idle-timeout": { type: "string" },
       "max-episodes": { type: "string" },
@@ -95,9 +97,9 @@ export const envServe: Command = {
     const seed = values.seed === undefined ? 0 : Number(values.seed);
     if (!Number.isInteger(seed)) throw new UsageError(`env serve: --seed must be an integer, got ${values.seed}`);
     if (values["profiles-module"]) await loadProfilesModule(values["profiles-module"]);
-    const docker = new Docker();
-    if (!await docker.ping()) {
-      throw new UsageError("env serve: no Docker engine answers (start dockerd or set DOCKER_HOST)");
+    const runtime = runtimeFlag("env serve", values.runtime as string | undefined);
+    if (!await runtime.ping()) {
+      throw new UsageError(`env serve: no ${runtime.kind} engine answers at ${runtime.engine}`);
     }
     let env: HarborEnv;
     try {
@@ -110,7 +112,7 @@ export const envServe: Command = {
         maxOutput: values["max-output"]
           ? positiveInt("env serve", "max-output", values["max-output"], 16000)
           : undefined,
-        docker,
+        runtime,
         verifierMode: verifierModeFlag("env serve", values["verifier-mode"]),
       });
     } catch (e) {

@@ -1,4 +1,5 @@
 /** `pgs eval`: k episodes per task against a policy, with trajectories, a summary and an HTML report. */
+import { DEFAULT_RUNTIME, runtimeNames } from "../lib/runtime/registry.ts";
 import { buildConfig, camel, DEFAULT_OUT, DEFAULT_SEED, type RawConfig, readConfigFile } from "../lib/eval/config.ts";
 import { DEFAULT_REQUEST_TIMEOUT_SEC } from "../lib/eval/endpoint_policy.ts";
 import { DEFAULT_MAX_TURNS } from "../lib/eval/episode_runner.ts";
@@ -43,7 +44,9 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
   --tool-parser P            token mode: the model's tool-call format: hermes (default), qwen3_coder
   --no-rewrite-check         token mode: do not render the whole history each turn to count template_rewrite
   --seed N                   seed of the profile draw (default ${DEFAULT_SEED})
-  --docker-host H            a Docker engine (repeat to spread episodes over several; default DOCKER_HOST)
+  --runtime R                the container runtime: ${runtimeNames().join(" or ")} (default ${DEFAULT_RUNTIME})
+  --docker-host H            an engine of that runtime (repeat to spread episodes over several; default
+                             DOCKER_HOST, CONTAINER_HOST for podman)
   --out DIR                  output folder (default ./${DEFAULT_OUT})
   --redo                     discard finished episodes in --out and run everything again
   --no-diff                  do not record the files each episode changed (workdir_diff; two copies of the
@@ -101,6 +104,7 @@ export const evalCommand: Command = {
       "pass-threshold": { type: "string" },
       "profiles-module": { type: "string" },
       "verifier-mode": { type: "string" },
+      runtime: { type: "string" },
       json: { type: "boolean" },
     });
     if (values.help) return console.log(usage), 0;

@@ -1,12 +1,19 @@
 /** `pgs harbor check PATH [--workers N] [--json]`. */
 import { type CheckResult, checkTasks, DEFAULT_CHECK_WORKERS } from "../lib/eval/check.ts";
-import { Docker } from "../lib/runtime/docker.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { findTasks, type Task } from "../lib/task/task.ts";
 import { taskSetNotes } from "../lib/task/task_set_notes.ts";
-import { type Command, parseFlags, positiveInt, VERIFIER_MODE_HELP, verifierModeFlag } from "./args.ts";
+import {
+  type Command,
+  parseFlags,
+  positiveInt,
+  RUNTIME_HELP,
+  runtimeFlag,
+  VERIFIER_MODE_HELP,
+  verifierModeFlag,
+} from "./args.ts";
 
-const usage = `Usage: pgs harbor check PATH [--workers N] [--json] [--verifier-mode M]
+const usage = `Usage: pgs harbor check PATH [--workers N] [--json] [--verifier-mode M] [--runtime R]
 
 Runs, for every task directory under PATH (or the one task at PATH), a nop episode (nothing done) and an oracle
 episode (solution/solve.sh), both through the real verifier. A task is valid when the oracle scores 1 and the nop
@@ -18,6 +25,7 @@ Options:
                 solve.sh's exit code and stderr tail, metrics, timings, error, hints and the last 4 kB of each
                 test.sh output
 ${VERIFIER_MODE_HELP}
+${RUNTIME_HELP}
   -h, --help    this help`;
 
 const fmt = (r: number | null | undefined) => r === null || r === undefined ? "-" : String(Math.round(r * 1000) / 1000);
@@ -65,15 +73,16 @@ export const harborCheck: Command = {
       workers: { type: "string" },
       json: { type: "boolean" },
       "verifier-mode": { type: "string" },
+      runtime: { type: "string" },
     });
     if (values.help) return console.log(usage), 0;
     if (positionals.length !== 1) throw new UsageError("harbor check: expected one PATH (a task or a folder of tasks)");
     const workers = positiveInt("harbor check", "workers", values.workers as string | undefined, DEFAULT_CHECK_WORKERS);
     const verifierMode = verifierModeFlag("harbor check", values["verifier-mode"] as string | undefined);
     const dirs = await findTasks(positionals[0]);
-    const docker = new Docker();
-    if (!await docker.ping()) {
-      throw new UsageError("harbor check: no Docker engine answers (start dockerd or set DOCKER_HOST)");
+    const runtime = runtimeFlag("harbor check", values.runtime as string | undefined);
+    if (!await runtime.ping()) {
+      throw new UsageError(`harbor check: no ${runtime.kind} engine answers at ${runtime.engine}`);
     }
     const tty = Deno.stderr.isTerminal();
     const enc = new TextEncoder();
@@ -85,7 +94,7 @@ export const harborCheck: Command = {
     const loaded: Task[] = [];
     const results = await checkTasks(dirs, {
       workers,
-      docker,
+      runtime,
       verifierMode,
       onTask: (t) => loaded.push(t),
       onResult: (r) => {

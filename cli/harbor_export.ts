@@ -1,8 +1,8 @@
 /** `pgs harbor export --steps SRC OUT`. */
-import { Docker } from "../lib/runtime/docker.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { exportSteps } from "../lib/harbor/export_steps.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
+import { createRuntime } from "../lib/runtime/registry.ts";
 import { findTasks } from "../lib/task/task.ts";
 import { type Command, parseFlags } from "./args.ts";
 
@@ -31,7 +31,7 @@ export const harborExport: Command = {
     if (positionals.length !== 2) throw new UsageError("harbor export: expected SRC and OUT");
     const dirs = await findTasks(positionals[0]);
     let store: ImageStore | undefined;
-    const exported = await exportSteps(dirs, positionals[1], () => store ??= new ImageStore(new Docker()));
+    const exported = await exportSteps(dirs, positionals[1], () => store ??= new ImageStore(createRuntime()));
     let flagged = 0;
     for (const t of exported) {
       console.error(`${t.flags.length ? "FLAG" : "ok  "} ${t.name} → ${t.dir}`);

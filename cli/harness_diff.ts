@@ -4,7 +4,7 @@ import { compareRecording } from "../lib/conformance/compare.ts";
 import { loadRecording, recoverScript, taskFromArgv } from "../lib/conformance/load_recording.ts";
 import { replayOnTask } from "../lib/conformance/replay.ts";
 import { formatReport } from "../lib/conformance/report.ts";
-import { Docker } from "../lib/runtime/docker.ts";
+import { createRuntime } from "../lib/runtime/registry.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { getProfile, resolveProfileName } from "../lib/harness/registry.ts";
 import type { HarnessProfile } from "../lib/harness/types.ts";
@@ -32,7 +32,7 @@ export async function runHarnessDiff(
   profileSpec: string,
   recordingDir: string,
   taskDir: string | undefined,
-  docker = new Docker(),
+  runtime = createRuntime(),
   cwdOverride?: string,
 ) {
   const rec = await loadRecording(recordingDir);
@@ -48,7 +48,7 @@ export async function runHarnessDiff(
   }
   const profile = getProfile(name);
   const replay = await replayOnTask(
-    docker,
+    runtime,
     profile,
     resolve(task),
     recoverScript(rec.requests),
@@ -101,7 +101,7 @@ export const harnessDiff: Command = {
       values.profile,
       values.recording,
       values.task,
-      new Docker(),
+      createRuntime(),
       values.cwd,
     );
     console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));

@@ -1,5 +1,4 @@
 /** `pgs harness profiles [--json]` and `pgs harness show NAME[@VERSION] --task DIR [--json]`. */
-import { Docker } from "../lib/runtime/docker.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { type ProfileSummary, summarizeProfiles } from "../lib/harness/describe.ts";
 import { ProfileEpisode } from "../lib/harness/episode.ts";
@@ -8,7 +7,7 @@ import { getProfile, resolveProfileName } from "../lib/harness/registry.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
-import { type Command, parseFlags } from "./args.ts";
+import { type Command, parseFlags, RUNTIME_HELP, runtimeFlag } from "./args.ts";
 
 const profilesUsage = `Usage: pgs harness profiles [--long | --json] [--profiles-module PATH]
 
@@ -20,9 +19,10 @@ Options:
   --long                    the detail of each profile
   --json                    machine-readable list (the detail)
   --profiles-module PATH    load a module of your own profiles first
+${RUNTIME_HELP}
   -h, --help                this help`;
 
-const showUsage = `Usage: pgs harness show NAME[@VERSION] --task DIR [--json] [--profiles-module PATH]
+const showUsage = `Usage: pgs harness show NAME[@VERSION] --task DIR [--json] [--profiles-module PATH] [--runtime R]
 
 Prints the first prompt (messages and tools) exactly as a model would receive it under the profile, for the task at
 DIR (starts the task's container to render it, then removes it).
@@ -96,6 +96,7 @@ export const harnessShow: Command = {
       task: { type: "string" },
       json: { type: "boolean" },
       "profiles-module": { type: "string" },
+      runtime: { type: "string" },
     });
     if (values.help) return console.log(showUsage), 0;
     if (positionals.length !== 1) throw new UsageError("harness show: expected one NAME[@VERSION]");
@@ -107,8 +108,9 @@ export const harnessShow: Command = {
     } catch (e) {
       throw new UsageError(`harness show: ${(e as Error).message}`);
     }
+    const runtime = runtimeFlag("harness show", values.runtime as string | undefined);
     const task = await loadTask(values.task);
-    const box = await Sandbox.start(task, new ImageStore(new Docker()), { prepareVerifier: false });
+    const box = await Sandbox.start(task, new ImageStore(runtime), { prepareVerifier: false });
     try {
       const ep = new ProfileEpisode(getProfile(full), box);
       const messages = await ep.begin(task.instruction);

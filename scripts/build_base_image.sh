@@ -2,34 +2,56 @@
 # Builds the base image the examples and tests use (default pgs-base:1): bash, coreutils, python3, git, tmux, procps.
 # With a reachable registry it builds FROM debian:bookworm-slim; otherwise (this workplace) it debootstraps Debian
 # bookworm and imports the tree, which needs root and debootstrap. debootstrap uses its own default mirror unless
-# PGS_DEBIAN_MIRROR names one.
-# Usage: scripts/build_base_image.sh [NAME:TAG] [--force]
+# PGS_DEBIAN_MIRROR names one. For podman (--engine podman, or PGS_ENGINE=podman) it copies the image from the Docker
+# engine when that one has it (the same bytes on both engines), else builds it the same way; podman names it
+# localhost/NAME.
+# Usage: scripts/build_base_image.sh [NAME:TAG] [--force] [--engine docker|podman]
 set -euo pipefail
 
 name="${PGS_BASE_IMAGE:-pgs-base:1}"
+engine="${PGS_ENGINE:-docker}"
 force=0
-for arg in "$@"; do
-  case "$arg" in
+while [ $# -gt 0 ]; do
+  case "$1" in
     --force) force=1 ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
-    -*) echo "build_base_image.sh: unknown flag $arg" >&2; exit 2 ;;
-    *) name="$arg" ;;
+    --engine) [ $# -ge 2 ] || { echo "build_base_image.sh: --engine needs docker or podman" >&2; exit 2; }
+      engine="$2"; shift ;;
+    --engine=*) engine="${1#--engine=}" ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -*) echo "build_base_image.sh: unknown flag $1" >&2; exit 2 ;;
+    *) name="$1" ;;
   esac
+  shift
 done
+case "$engine" in
+  docker|podman) ;;
+  *) echo "build_base_image.sh: --engine: unknown engine $engine (docker or podman)" >&2; exit 2 ;;
+esac
+command -v "$engine" >/dev/null || { echo "build_base_image.sh: the $engine CLI is not installed" >&2; exit 1; }
 packages="python3,tmux,git,ca-certificates,procps"
 # Only a mirror the user names is passed on (debootstrap has its own default).
 mirror=()
 [ -n "${PGS_DEBIAN_MIRROR:-}" ] && mirror=("$PGS_DEBIAN_MIRROR")
 
-if [ "$force" = 0 ] && docker image inspect "$name" >/dev/null 2>&1; then
-  echo "base image $name is present"
+if [ "$force" = 0 ] && "$engine" image inspect "$name" >/dev/null 2>&1; then
+  echo "base image $name is present ($engine)"
   exit 0
 fi
 
-if timeout 20 docker pull -q debian:bookworm-slim >/dev/null 2>&1; then
-  echo "building $name FROM debian:bookworm-slim"
-  docker build -q -t "$name" - <<DOCKERFILE
-FROM debian:bookworm-slim
+# podman: the Docker engine's copy when it has one (bounded: a wedged engine must not hang CI).
+if [ "$force" = 0 ] && [ "$engine" = podman ] && command -v docker >/dev/null && timeout 20 docker image inspect "$name" >/dev/null 2>&1; then
+  echo "copying $name from the Docker engine to podman"
+  timeout 600 bash -o pipefail -c 'docker save "$1" | podman load -q' _ "$name" >/dev/null
+  echo "loaded $name into podman"
+  exit 0
+fi
+
+# Fully qualified: podman has no default registry for short names.
+base=docker.io/library/debian:bookworm-slim
+if timeout 20 "$engine" pull -q "$base" >/dev/null 2>&1; then
+  echo "building $name FROM $base ($engine)"
+  "$engine" build -q -t "$name" - <<DOCKERFILE
+FROM $base
 RUN apt-get update && apt-get install -y --no-install-recommends ${packages//,/ } && rm -rf /var/lib/apt/lists/*
 CMD ["bash"]
 DOCKERFILE
@@ -46,8 +68,8 @@ debootstrap --variant=minbase --include="$packages" bookworm "$root" ${mirror[@]
 rm -f "$root.log"
 # Keep the image small and reproducible: no apt caches or lists.
 rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
-tar -C "$root" -c . | docker import \
+tar -C "$root" -c . | "$engine" import \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   --change 'ENV LANG=C.UTF-8' \
   --change 'CMD ["bash"]' - "$name" >/dev/null
-echo "imported $name"
+echo "imported $name ($engine)"

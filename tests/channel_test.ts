@@ -1,7 +1,7 @@
 /** The fast exec channel against a real container: framing, shells, caps, timeouts, fallback and recovery. */
 import assert from "node:assert/strict";
 import { ExecChannel, type ExecResult, text } from "../lib/runtime/channel.ts";
-import type { Docker } from "../lib/runtime/docker.ts";
+import type { Docker } from "../lib/runtime/docker/mod.ts";
 import { bytes, dockerTest, startContainer } from "./docker_helpers.ts";
 import { channelHelper } from "../lib/runtime/channel_helper/helper.ts";
 
@@ -12,7 +12,11 @@ async function withChannel(
   opts: { forceFallback?: boolean; helper?: Uint8Array } = {},
 ): Promise<void> {
   const c = await startContainer(docker);
-  const ch = new ExecChannel(docker, c.id, { workdir: "/", forceFallback: opts.forceFallback, helper: opts.helper });
+  const ch = new ExecChannel(docker.box(c.id), {
+    workdir: "/",
+    forceFallback: opts.forceFallback,
+    helper: opts.helper,
+  });
   try {
     await fn(ch, c.id);
   } finally {
@@ -312,7 +316,7 @@ dockerTest(
   "channel: where the helper cannot run (a noexec /tmp), setsid and head take over",
   async (docker) => {
     const c = await startContainer(docker, { extra: ["--tmpfs", "/tmp:rw,noexec"] });
-    const ch = new ExecChannel(docker, c.id, { workdir: "/", helper: channelHelper("amd64") });
+    const ch = new ExecChannel(docker.box(c.id), { workdir: "/", helper: channelHelper("amd64") });
     try {
       const r = await ch.exec("echo out; echo err >&2; exit 3");
       assert.deepEqual(summary(r), { exitCode: 3, stdout: "out\n", stderr: "err\n", timedOut: false });
@@ -327,7 +331,7 @@ dockerTest(
 
 dockerTest("channel: after the agent deletes the helper, setsid and head take over", async (docker) => {
   const c = await startContainer(docker);
-  const ch = new ExecChannel(docker, c.id, { workdir: "/", helper: channelHelper("amd64") });
+  const ch = new ExecChannel(docker.box(c.id), { workdir: "/", helper: channelHelper("amd64") });
   try {
     assert.equal((await ch.exec("rm -rf /tmp/.pgs-ch.*", { shell: "sh" })).exitCode, 0);
     assert.equal(ch.helperRunning, true);

@@ -7,8 +7,7 @@
  * in the `ci` tier, `soakTest` only in the `soak` tier; the `unit` tier never probes the engine.
  */
 import * as path from "node:path";
-import { Docker } from "../lib/runtime/docker.ts";
-import { labelArgs, removeContainer, track } from "../lib/runtime/hygiene.ts";
+import { Docker, labelArgs } from "../lib/runtime/docker/mod.ts";
 import { ciTest, SOAK_PREFIX, TIER } from "./tier.ts";
 
 /** Runs `docker ...args` synchronously; null when the CLI cannot run at all. */
@@ -180,8 +179,8 @@ export async function startContainer(
     "infinity",
   ];
   const id = (await docker.ok(args, "start")).trim();
-  track(docker, id);
-  return { id, remove: async () => void await removeContainer(docker, id) };
+  docker.hygiene.track(id);
+  return { id, remove: async () => void await docker.box(id).remove() };
 }
 
 /** Polls `cond` every 100 ms until it holds or `ms` pass; returns whether it held. */

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createEnvServer } from "../lib/env/server_app.ts";
 import { HarborEnv } from "../lib/env/harbor_env.ts";
 import { startStub } from "../stub/server.ts";
-import type { Docker } from "../lib/runtime/docker.ts";
+import type { Docker } from "../lib/runtime/docker/mod.ts";
 import { countPidContainers, dockerTest, requireDocker } from "./docker_helpers.ts";
 import { ROOT } from "./eval_helpers.ts";
 import { EXAMPLE_TASKS } from "./profile_helpers.ts";
@@ -26,7 +26,7 @@ async function exists(docker: Docker, id: string): Promise<boolean> {
 }
 
 function server(opts: { idleTimeoutSec?: number; profiles?: Record<string, number> } = {}) {
-  const env = new HarborEnv({ profiles: opts.profiles ?? { pi: 1 }, docker: requireDocker() });
+  const env = new HarborEnv({ profiles: opts.profiles ?? { pi: 1 }, runtime: requireDocker() });
   return createEnvServer({ env, token: TOKEN, idleTimeoutSec: opts.idleTimeoutSec });
 }
 

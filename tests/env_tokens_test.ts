@@ -31,7 +31,7 @@ const TURNS = [
 
 async function tokenServer() {
   const model = await qwen3();
-  const env = new HarborEnv({ profile: "pi", docker: requireDocker() });
+  const env = new HarborEnv({ profile: "pi", runtime: requireDocker() });
   return createEnvServer({
     env,
     tokens: { tokenizer: model, toolParser: hermesTools, reasoningParser: qwen3Reasoning },

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Docker } from "../lib/runtime/docker.ts";
+import { Docker } from "../lib/runtime/docker/mod.ts";
 import { containersWith, dockerAvailable, engineTest, makeTask, removeTask } from "./docker_helpers.ts";
 import { assertSummaryMatches, pgsEval } from "./eval_helpers.ts";
 import { TIER } from "./tier.ts";

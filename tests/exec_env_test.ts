@@ -1,59 +1,47 @@
 /**
  * The `ExecEnv` contract (docs/runtimes.md), one suite run against every runtime, as hono runs one router suite
- * against every router: the Docker sandbox and the local subprocess runtime. A new runtime adds a variant here.
+ * against every router: the local subprocess runtime, and the episode `Sandbox` on every registered runtime whose
+ * engine answers (`runtime_helpers.ts`; the rest of the `Runtime` contract is in runtime_contract_test.ts).
  */
 import assert from "node:assert/strict";
 import type { ExecEnv } from "../lib/runtime/exec_env.ts";
 import { LocalExecEnv } from "../lib/runtime/local_env.ts";
 import { text } from "../lib/runtime/channel.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
+import type { Runtime } from "../lib/runtime/runtime.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
-import type { Docker } from "../lib/runtime/docker.ts";
-import { dockerTest, makeTask, removeTask } from "./docker_helpers.ts";
+import { makeTask, removeTask } from "./docker_helpers.ts";
+import { runtimeTest } from "./runtime_helpers.ts";
 
-/** A runtime under test: how to get a fresh one, and whether it needs the engine. */
-interface Variant {
-  name: string;
-  docker: boolean;
-  with: (docker: Docker | undefined, fn: (env: ExecEnv) => Promise<void>) => Promise<void>;
+/** A fresh local environment holding a.txt. */
+async function withLocal(fn: (env: ExecEnv) => Promise<void>): Promise<void> {
+  await using env = await LocalExecEnv.create({ files: { "a.txt": "one\n" } });
+  await fn(env);
 }
 
-const VARIANTS: Variant[] = [
-  {
-    name: "local",
-    docker: false,
-    with: async (_docker, fn) => {
-      await using env = await LocalExecEnv.create({ files: { "a.txt": "one\n" } });
-      await fn(env);
-    },
-  },
-  {
-    name: "docker",
-    docker: true,
-    with: async (docker, fn) => {
-      const dir = await makeTask({ "environment/workdir/a.txt": "one\n" });
-      const box = await Sandbox.start(await loadTask(dir), new ImageStore(docker!), { prepareVerifier: false });
-      try {
-        await fn(box);
-      } finally {
-        await box.remove();
-        await removeTask(dir);
-      }
-    },
-  },
-];
+/** A fresh episode sandbox on `runtime` holding a.txt in its working directory. */
+async function withSandbox(runtime: Runtime, fn: (env: ExecEnv) => Promise<void>): Promise<void> {
+  const dir = await makeTask({ "environment/workdir/a.txt": "one\n" });
+  try {
+    const box = await Sandbox.start(await loadTask(dir), new ImageStore(runtime), { prepareVerifier: false });
+    try {
+      await fn(box);
+    } finally {
+      await box.remove();
+    }
+  } finally {
+    await removeTask(dir);
+  }
+}
 
 const out = (r: { stdout: Uint8Array }) => text(r.stdout);
 const err = (r: { stderr: Uint8Array }) => text(r.stderr);
 
-/** Registers one contract case for every variant. */
+/** Registers one contract case for the local runtime and for every registered runtime. */
 function contract(name: string, fn: (env: ExecEnv) => Promise<void>): void {
-  for (const v of VARIANTS) {
-    const title = `ExecEnv [${v.name}]: ${name}`;
-    if (v.docker) dockerTest(title, (docker) => v.with(docker, fn));
-    else Deno.test(title, () => v.with(undefined, fn));
-  }
+  Deno.test(`ExecEnv [local]: ${name}`, () => withLocal(fn));
+  runtimeTest(`ExecEnv: ${name}`, (runtime) => withSandbox(runtime, fn));
 }
 
 contract("exit codes, stdout and stderr apart, the working directory and cwd", async (env) => {

@@ -40,7 +40,7 @@ Deno.test("unknown profile names fail when the environment is built, listing the
 dockerTest(
   "default dialect: first prompt, tools, an oracle through bash, submit, reward and metrics",
   async (docker) => {
-    const env = new HarborEnv({ docker });
+    const env = new HarborEnv({ runtime: docker });
     const dir = resolve(TASKS, "fix-word-count");
     const ep = await env.reset({ task_dir: dir });
     try {
@@ -103,7 +103,7 @@ dockerTest(
     docker,
   ) => {
     const env = new HarborEnv({
-      docker,
+      runtime: docker,
       profiles: { "palingenesis-default@1": 1, "pi": 1 },
       chatTemplateKwargs: { a: 1, b: 1, c: 1 },
       profileChatKwargs: { "palingenesis-default@1": { b: 2, c: 2 } },

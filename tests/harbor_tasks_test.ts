@@ -72,7 +72,7 @@ dockerTest(
   "harbor rows: the system prompt names each task's working directory, from the image when need be",
   async (docker) => {
     await harborFixtureImages(docker);
-    const rows = await harborRows(HARBOR_FIXTURES, { docker });
+    const rows = await harborRows(HARBOR_FIXTURES, { runtime: docker });
     const wd = Object.fromEntries(rows.map((r) => [
       path.basename(r.task_dir),
       /the working directory is (\S+) /.exec(r.messages[0].content)?.[1],

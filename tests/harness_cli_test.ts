@@ -66,7 +66,7 @@ dockerTest("harness show renders the first prompt and tools of a task", async ()
 dockerTest("a user's module of profiles drives an episode (the design's my-agent)", async (docker) => {
   assert.equal(await loadProfilesModule(MODULE), 1);
   assert.ok(profileNames().includes("my-agent@0.3.0"));
-  const env = new HarborEnv({ docker, profiles: { "my-agent": 1, "palingenesis-default@1": 0 } });
+  const env = new HarborEnv({ runtime: docker, profiles: { "my-agent": 1, "palingenesis-default@1": 0 } });
   const ep = await env.reset({ task_dir: join(ROOT, "examples", "tasks", "count-error-lines") }, 3);
   try {
     assert.equal(ep.info.harness_profile, "my-agent@0.3.0");

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { hostname } from "node:os";
 import * as path from "node:path";
-import { Docker } from "../lib/runtime/docker.ts";
-import { reapOrphans, removeContainer, track, trackedContainers, untrack } from "../lib/runtime/hygiene.ts";
+import { Docker } from "../lib/runtime/docker/mod.ts";
+import { trackedContainers } from "../lib/runtime/hygiene.ts";
 import {
   BASE_IMAGE,
   containersWith,
@@ -36,7 +36,7 @@ async function exists(docker: Docker, id: string): Promise<boolean> {
   return (await docker.call(["inspect", "--format", "{{.Id}}", id])).code === 0;
 }
 
-dockerTest("hygiene: reapOrphans removes containers of dead owners on this host, and only those", async (docker) => {
+dockerTest("hygiene: sweepOrphans removes containers of dead owners on this host, and only those", async (docker) => {
   const tag = uniqueName("reap");
   const host = hostname();
   // A live owner: a child process of ours, with its real start time.
@@ -62,8 +62,8 @@ dockerTest("hygiene: reapOrphans removes containers of dead owners on this host,
 
     // A new client: reaping runs once per engine client per process.
     const fresh = new Docker(docker.host);
-    const reaped = await reapOrphans(fresh);
-    assert.deepEqual(await reapOrphans(fresh), [], "a second call on the same client does nothing");
+    const reaped = await fresh.sweepOrphans();
+    assert.deepEqual(await fresh.sweepOrphans(), [], "a second call on the same client does nothing");
     for (const id of reaped) assert.ok(!ids.includes(id) || [dead, reused].includes(id), `${id} was reaped`);
     // Another test module's reaper may be removing them at the same moment: allow that removal to finish.
     const gone = (id: string) => waitFor(async () => !await exists(docker, id), 15_000);
@@ -151,8 +151,6 @@ for (const how of ["SIGTERM", "SIGINT", "end", "embed"] as const) {
 dockerTest(
   "hygiene: removals on one engine go one at a time, one container per call; an unknown id counts as gone",
   async (docker) => {
-    const a = await startContainer(docker);
-    const b = await startContainer(docker);
     // The same engine, recording the CLI calls made through it and how many overlap.
     const calls: string[][] = [];
     let inFlight = 0;
@@ -168,12 +166,13 @@ dockerTest(
         }
       }
     }(docker.host);
+    // Tracked by the client that removes them: tracking is each runtime's own state.
+    const a = await startContainer(counting);
+    const b = await startContainer(counting);
+    calls.length = 0;
+    maxInFlight = 0;
     const unknown = "0123456789ab0123456789ab0123456789ab0123456789ab0123456789abcdef";
-    const results = await Promise.all([
-      removeContainer(counting, a.id),
-      removeContainer(counting, b.id),
-      removeContainer(counting, unknown),
-    ]);
+    const results = await Promise.all([a.id, b.id, unknown].map((id) => counting.box(id).remove()));
     assert.deepEqual(results, [true, true, true]);
     // dockerd 20.10 deadlocks when two network teardowns overlap (moby/moby#46661): never two removals at once.
     assert.deepEqual(calls, [a.id, b.id, unknown].map((id) => ["rm", "-f", "-v", id]));
@@ -184,9 +183,9 @@ dockerTest(
     }
     // An engine that does not answer fails the removal, and the container stays tracked.
     const dead = new Docker("unix:///nonexistent/pgs.sock");
-    track(dead, "feedfacefeed");
-    assert.deepEqual(await Promise.all([removeContainer(dead, "feedfacefeed")]), [false]);
+    dead.hygiene.track("feedfacefeed");
+    assert.deepEqual(await Promise.all([dead.box("feedfacefeed").remove()]), [false]);
     assert.ok(trackedContainers().includes("feedfacefeed"));
-    untrack("feedfacefeed");
+    dead.hygiene.untrack("feedfacefeed");
   },
 );

@@ -30,6 +30,15 @@ export const LAYERS: [prefix: string, rank: number][] = [
   ["mod.ts", 8],
 ];
 
+/**
+ * A folder under `lib/runtime/` (a runtime such as `docker/`, or the channel's helper) is that layer's own business:
+ * everything above speaks to the `Runtime` interface, and only `lib/runtime/` itself imports such a folder.
+ */
+export function privateToRuntime(from: string, to: string): boolean {
+  const m = /^lib\/runtime\/[^/]+\//.exec(to);
+  return m !== null && !from.startsWith("lib/runtime/");
+}
+
 function layerOf(path: string): [string, number] | undefined {
   const hit = LAYERS.find(([p]) => path === p || path.startsWith(p));
   return hit;
@@ -101,4 +110,20 @@ Deno.test("layers: the rule catches an upward import", () => {
   assert.ok(from[0] !== to[0] && to[1] >= from[1]);
   const side = [layerOf("lib/verify/x.ts")!, layerOf("lib/harness/x.ts")!];
   assert.ok(side[0][0] !== side[1][0] && side[1][1] >= side[0][1], "siblings of one rank may not import each other");
+});
+
+Deno.test("layers: nothing outside lib/runtime/ imports a runtime's own folder (lib/runtime/docker/, ...)", async () => {
+  const files = await sourceFiles();
+  const pairs = await localImports(files);
+  assert.ok(pairs.some(([, to]) => to.startsWith("lib/runtime/docker/")), "the graph reaches Docker's folder");
+  const bad = pairs.filter(([from, to]) => privateToRuntime(from, to)).map(([from, to]) => `${from} -> ${to}`);
+  assert.deepEqual(bad, []);
+});
+
+Deno.test("layers: the runtime rule catches an import of Docker's folder from above, and only from above", () => {
+  assert.equal(privateToRuntime("lib/verify/verification.ts", "lib/runtime/docker/docker.ts"), true);
+  assert.equal(privateToRuntime("cli/env_serve.ts", "lib/runtime/podman/podman.ts"), true);
+  assert.equal(privateToRuntime("mod.ts", "lib/runtime/docker/mod.ts"), true);
+  assert.equal(privateToRuntime("lib/runtime/runtimes.ts", "lib/runtime/docker/docker.ts"), false);
+  assert.equal(privateToRuntime("lib/verify/verification.ts", "lib/runtime/runtime.ts"), false);
 });

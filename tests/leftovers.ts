@@ -9,7 +9,8 @@
 import { createHash } from "node:crypto";
 import { hostname, tmpdir } from "node:os";
 import * as path from "node:path";
-import { Docker } from "../lib/runtime/docker.ts";
+import { Docker } from "../lib/runtime/docker/mod.ts";
+import { Podman } from "../lib/runtime/podman/mod.ts";
 import { ownerAlive } from "../lib/runtime/hygiene.ts";
 
 const markFile = path.join(
@@ -24,11 +25,30 @@ if (Deno.args[0] === "--mark") {
 
 const ci = Deno.env.get("CI") === "true";
 const since = await Deno.readTextFile(markFile).then(Number, () => NaN);
-const engines = [Deno.env.get("DOCKER_HOST"), Deno.env.get("PGS_DOCKER_HOST_2")].filter((h, i) => i === 0 || h);
+const hosts = [Deno.env.get("DOCKER_HOST"), Deno.env.get("PGS_DOCKER_HOST_2")].filter((h, i) => i === 0 || h);
+/** An engine checked, and how its `ps --format` reads a label (podman's ps has no `.Label`). */
+interface Checked {
+  where: string;
+  cli: Docker;
+  label: (key: string) => string;
+}
+const podman = new Podman(Deno.env.get("CONTAINER_HOST") || undefined);
+const podmanRequired = (Deno.env.get("PGS_REQUIRE_RUNTIMES") ?? "").split(",").map((s) => s.trim()).includes("podman");
+const engines: Checked[] = [
+  ...hosts.map((h) => ({
+    where: h ?? "the default engine",
+    cli: new Docker(h),
+    label: (k: string) => `{{.Label "${k}"}}`,
+  })),
+  // podman when it is here: its tests leave nothing behind either.
+  ...(podmanRequired || await podman.ping()
+    ? [{ where: `podman (${podman.engine})`, cli: podman, label: (k: string) => `{{index .Labels "${k}"}}` }]
+    : []),
+];
 
-/** `docker ps -a ...args` on `host`, bounded like every call of the project: its lines, or null when it fails. */
-async function ps(host: string | undefined, args: string[]): Promise<string[] | null> {
-  const r = await new Docker(host).call(["ps", "-a", ...args], { timeoutMs: 30_000 }).catch(() => null);
+/** `ps -a ...args` on an engine, bounded like every call of the project: its lines, or null when it fails. */
+async function ps(cli: Docker, args: string[]): Promise<string[] | null> {
+  const r = await cli.call(["ps", "-a", ...args], { timeoutMs: 30_000 }).catch(() => null);
   return r?.code === 0 ? new TextDecoder().decode(r.stdout).split("\n").filter(Boolean) : null;
 }
 
@@ -39,23 +59,22 @@ function createdMs(s: string): number {
 }
 
 let failed = false;
-for (const host of engines) {
-  const where = host ?? "the default engine";
-  const ours = await ps(host, [
+for (const { where, cli, label } of engines) {
+  const ours = await ps(cli, [
     "--filter",
     "label=pgs=1",
     "--filter",
     `label=pgs.host=${hostname()}`,
     "--format",
-    '{{.ID}} {{.Label "pgs.pid"}} {{.Label "pgs.pid-start"}} {{.Label "pgs.role"}} {{.Label "pgs.task"}}',
+    `{{.ID}} ${["pgs.pid", "pgs.pid-start", "pgs.role", "pgs.task"].map(label).join(" ")}`,
   ]);
-  const stopped = await ps(host, [
+  const stopped = await ps(cli, [
     "--filter",
     "status=exited",
     "--filter",
     "status=created",
     "--format",
-    '{{.ID}}\t{{.Label "pgs"}}\t{{.CreatedAt}}\t{{.Command}}',
+    `{{.ID}}\t${label("pgs")}\t{{.CreatedAt}}\t{{.Command}}`,
   ]);
   if (ours === null || stopped === null) {
     console.error(`leftovers: docker ps failed on ${where}${ci ? "" : " (no engine; skipped)"}`);

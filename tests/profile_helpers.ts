@@ -1,7 +1,7 @@
 /** Helpers for profile tests: run a profile's episode on a task in a real container, step by step. */
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import type { Docker } from "../lib/runtime/docker.ts";
+import type { Docker } from "../lib/runtime/docker/mod.ts";
 import { ProfileEpisode } from "../lib/harness/episode.ts";
 import type { ChatMessage, HarnessProfile, ToolCall } from "../lib/harness/types.ts";
 import { ImageStore } from "../lib/runtime/images.ts";

@@ -23,7 +23,7 @@ dockerTest(
   async (docker) => {
     // eval's rows file pinning claude-code, with no --profile: the env holds only the default, which is no mix.
     assert.deepEqual(
-      await profileMetrics(new HarborEnv({ docker }), { task_dir: COUNT, harness_profile: "claude-code" }),
+      await profileMetrics(new HarborEnv({ runtime: docker }), { task_dir: COUNT, harness_profile: "claude-code" }),
       [
         ["metric/profile/claude-code", 1],
         ["metric/profile/claude-code/reward", 0],
@@ -31,7 +31,7 @@ dockerTest(
     );
     // A mix given by the caller: every profile of it, 1 for the drawn one (a trainer averages them into the mix's shares).
     assert.deepEqual(
-      await profileMetrics(new HarborEnv({ docker, profiles: { pi: 1, opencode: 0 } }), { task_dir: COUNT }),
+      await profileMetrics(new HarborEnv({ runtime: docker, profiles: { pi: 1, opencode: 0 } }), { task_dir: COUNT }),
       [["metric/profile/opencode", 0], ["metric/profile/pi", 1], ["metric/profile/pi/reward", 0]],
     );
   },

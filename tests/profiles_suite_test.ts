@@ -11,7 +11,7 @@ import type { ProfileEpisode } from "../lib/harness/episode.ts";
 import { playOracle } from "../lib/harness/oracle_policy.ts";
 import { getProfile, profileNames } from "../lib/harness/registry.ts";
 import type { ChatMessage } from "../lib/harness/types.ts";
-import type { Docker } from "../lib/runtime/docker.ts";
+import type { Docker } from "../lib/runtime/docker/mod.ts";
 import { engineTest, requireDocker } from "./docker_helpers.ts";
 import { call, EXAMPLE_TASKS, withEpisode, withLocalEpisode } from "./profile_helpers.ts";
 import { registerBuiltins } from "../profiles/mod.ts";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { hostname } from "node:os";
 import * as path from "node:path";
 import { text } from "../lib/runtime/channel.ts";
-import { Docker, type DockerCallOptions, type DockerResult } from "../lib/runtime/docker.ts";
+import { Docker, type DockerCallOptions, type DockerResult } from "../lib/runtime/docker/mod.ts";
 import { InfraError } from "../lib/base/errors.ts";
 import { contextHash, ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";

@@ -64,7 +64,7 @@ Deno.test("steps: min_reward gates the reward value, or every listed key; missin
 dockerTest("steps: one episode, each step's instruction the next user turn, verified per step", async (docker) => {
   await harborFixtureImages(docker);
   const dir = path.join(HARBOR_FIXTURES, "multi-step");
-  const env = new HarborEnv({ docker });
+  const env = new HarborEnv({ runtime: docker });
   const ep = await env.reset({ task_dir: dir });
   try {
     const first = await Deno.readTextFile(path.join(dir, "steps", "scaffold", "instruction.md"));
@@ -99,7 +99,7 @@ dockerTest("steps: one episode, each step's instruction the next user turn, veri
 
 dockerTest("steps: a failed min_reward gate ends the task at that step", async (docker) => {
   await harborFixtureImages(docker);
-  const env = new HarborEnv({ docker });
+  const env = new HarborEnv({ runtime: docker });
   const ep = await env.reset({ task_dir: path.join(HARBOR_FIXTURES, "multi-step") });
   try {
     const r = await ep.step({ content: "Nothing to do.", tool_calls: [call("c1", "submit", {})] });

@@ -111,7 +111,7 @@ dockerTest(
   async () => {
     const model = await qwen3();
     const s = createEnvServer({
-      env: new HarborEnv({ profile: "pi", docker: requireDocker() }),
+      env: new HarborEnv({ profile: "pi", runtime: requireDocker() }),
       tokens: { tokenizer: model, toolParser: hermesTools },
     });
     const post = async (path: string, body: unknown) => {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { text } from "../lib/runtime/channel.ts";
-import type { Docker } from "../lib/runtime/docker.ts";
+import type { Docker } from "../lib/runtime/docker/mod.ts";
 import { checkTask } from "../lib/eval/check.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
@@ -299,7 +299,7 @@ dockerTest(
     };
     await withTask(files, async (dir) => {
       const task = await loadTask(dir);
-      const { nop: r } = await checkTask(dir, { docker });
+      const { nop: r } = await checkTask(dir, { runtime: docker });
       assert.equal(r?.reward, null);
       assert.equal(r?.stage, "build");
       assert.match(r?.error ?? "", /docker build of tests\/Dockerfile failed/);

@@ -1,7 +1,7 @@
 /** The verifier against a real engine: reward files, failures, isolation from the agent's container, capture. */
 import assert from "node:assert/strict";
 import { text } from "../lib/runtime/channel.ts";
-import type { Docker } from "../lib/runtime/docker.ts";
+import type { Docker } from "../lib/runtime/docker/mod.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";

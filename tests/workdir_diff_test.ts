@@ -17,6 +17,7 @@ import {
 } from "../lib/eval/workdir_diff.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
+import type { Box } from "../lib/runtime/runtime.ts";
 import { loadTask } from "../lib/task/task.ts";
 import { dockerTest } from "./docker_helpers.ts";
 import { pgsEval } from "./eval_helpers.ts";
@@ -174,17 +175,19 @@ Deno.test("workdir diff: .git/ is left out with a note; past the cap the patch i
   assert.match(rewritten.patch, /^\(too many changes to diff: 19890 → 19890 bytes\)$/m);
 });
 
-/** A stand-in for the engine: `docker cp C:PATH -` answered by tar(1) over a host folder (the archive's shape). */
-function hostDocker(root: string) {
+/** A stand-in for a box: `getArchive(PATH)` answered by tar(1) over a host folder (the archive's shape). */
+function hostBox(root: string): Pick<Box, "getArchive"> {
   return {
-    spawn: (args: string[]) => {
-      const path = args[1].slice(args[1].indexOf(":") + 1).replace(/^\//, "");
-      return new Deno.Command("tar", {
-        args: ["--sort=name", "-C", root, "-cf", "-", path],
+    getArchive: (p: string) => {
+      const child = new Deno.Command("tar", {
+        args: ["--sort=name", "-C", root, "-cf", "-", p.replace(/^\//, "")],
         stdout: "piped",
         stderr: "piped",
-      })
-        .spawn();
+      }).spawn();
+      const done = Promise.all([child.status, new Response(child.stderr).text()]).then(([s, err]) =>
+        s.success ? { ok: true as const } : { ok: false as const, error: err.trim() }
+      );
+      return { stream: child.stdout, done, cancel: () => child.kill("SIGKILL") };
     },
   };
 }
@@ -194,8 +197,8 @@ Deno.test("workdir diff: a tree's reads are bounded: files past the kept bytes a
   try {
     await Deno.mkdir(join(root, "w"));
     for (const n of ["a", "b", "c"]) await Deno.writeTextFile(join(root, "w", `${n}.txt`), n.repeat(1000) + "\n");
-    const docker = hostDocker(root);
-    const before = await readTree(docker, "c", "/w", { maxKept: 2500 });
+    const box = hostBox(root);
+    const before = await readTree(box, "/w", { maxKept: 2500 });
     assert.ok(typeof before !== "string", String(before));
     assert.deepEqual([...before.entries()].map(([p, e]) => [p, e.data ? "kept" : e.hash ? "hashed" : "-"]).sort(), [
       ["a.txt", "kept"],
@@ -204,7 +207,7 @@ Deno.test("workdir diff: a tree's reads are bounded: files past the kept bytes a
     ]);
     await Deno.writeTextFile(join(root, "w", "c.txt"), "changed\n");
     await Deno.writeTextFile(join(root, "w", "b.txt"), "changed\n");
-    const after = await readTree(docker, "c", "/w", { maxKept: 2500 });
+    const after = await readTree(box, "/w", { maxKept: 2500 });
     assert.ok(typeof after !== "string");
     const d = diffTrees(before, after);
     assert.deepEqual(d.files.map((f) => [f.path, f.large ?? false, f.added, f.removed]), [
@@ -213,10 +216,10 @@ Deno.test("workdir diff: a tree's reads are bounded: files past the kept bytes a
     ]);
     assert.match(d.patch, /^\(not diffed for its size: 1001 → 8 bytes\)$/m);
     assert.equal(
-      await readTree(docker, "c", "/w", { maxTree: 1000 }),
+      await readTree(box, "/w", { maxTree: 1000 }),
       "the working directory holds more than 1000 bytes of files: not diffed",
     );
-    assert.match(String(await readTree(docker, "c", "/nosuch")), /^cannot read the working directory: .*nosuch/);
+    assert.match(String(await readTree(box, "/nosuch")), /^cannot read the working directory: .*nosuch/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

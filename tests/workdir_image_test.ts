@@ -2,12 +2,11 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { text } from "../lib/runtime/channel.ts";
-import { Docker, type DockerCallOptions, type DockerResult } from "../lib/runtime/docker.ts";
+import { Docker, type DockerCallOptions, type DockerResult } from "../lib/runtime/docker/mod.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask, type Task } from "../lib/task/task.ts";
 import { staticOwner } from "../lib/runtime/workdir_image.ts";
-import { removeContainer } from "../lib/runtime/hygiene.ts";
 import { dockerTest, inspect, makeTask, removeTask } from "./docker_helpers.ts";
 
 /** A Docker client that counts `docker commit` calls. */
@@ -27,7 +26,7 @@ async function listing(task: Task, store: ImageStore, stageWorkdir: boolean): Pr
   try {
     const r = await box.exec(LISTING, { shell: "sh" });
     assert.equal(r.exitCode, 0, text(r.stderr));
-    return { ls: text(r.stdout), image: (await inspect(store.docker, box.id)).Config.Image };
+    return { ls: text(r.stdout), image: (await inspect(store.runtime as Docker, box.id)).Config.Image };
   } finally {
     await box.remove();
   }
@@ -86,11 +85,12 @@ for (const user of ["", "1234:1234"]) {
         // The verifier's clean container runs the task image, which has no workdir of its own.
         const box = await Sandbox.start(task, store);
         try {
-          const vid = (await box.takeVerifier()!).id;
+          const vbox = (await box.takeVerifier()!).box;
+          const vid = vbox.id;
           assert.match((await inspect(docker, vid)).Config.Image, /^pgs-env:/);
           const r = await docker.call(["exec", vid, "ls", "/srv/app"]);
           assert.notEqual(r.code, 0, "no /srv/app in the verifier's image");
-          await removeContainer(docker, vid);
+          await vbox.remove();
         } finally {
           await box.remove();
         }

@@ -1,5 +1,5 @@
 /** Replays a recovered script through a profile's episode on a real task container. */
-import type { Docker } from "../runtime/docker.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import { type AssistantTurn, ProfileEpisode } from "../harness/episode.ts";
 import type { HarnessProfile } from "../harness/types.ts";
 import { ImageStore } from "../runtime/images.ts";
@@ -96,7 +96,7 @@ export function retargetTurns(turns: AssistantTurn[], from: string | undefined, 
  * (`recordedCwd`) in the turns are pointed at the container's, so the calls reach the same files.
  */
 export async function replayOnTask(
-  docker: Docker,
+  runtime: Runtime,
   profile: HarnessProfile,
   taskDir: string,
   turns: AssistantTurn[],
@@ -105,7 +105,7 @@ export async function replayOnTask(
   recorded?: RecordedRequest[],
 ): Promise<ReplayResult> {
   const task = await loadTask(taskDir);
-  const box = await Sandbox.start(task, new ImageStore(docker), { prepareVerifier: false });
+  const box = await Sandbox.start(task, new ImageStore(runtime), { prepareVerifier: false });
   try {
     const ep = new ProfileEpisode(profile, box);
     await ep.begin(task.instruction);

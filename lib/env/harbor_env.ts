@@ -4,13 +4,14 @@
  * with the task's verifier and removes its containers.
  */
 import { createHash } from "node:crypto";
-import { Docker } from "../runtime/docker.ts";
 import { EpisodeState, type ExitStatus } from "../harness/episode_state.ts";
 import { drawProfile } from "../harness/draw.ts";
 import { type AssistantTurn, ProfileEpisode, type StepResult } from "../harness/episode.ts";
 import { getProfile, NO_PROFILE_DIALECT, resolveProfileName } from "../harness/registry.ts";
 import type { ChatMessage, ToolSchema } from "../harness/types.ts";
 import { ImageStore } from "../runtime/images.ts";
+import { createRuntime } from "../runtime/registry.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import { Sandbox } from "../runtime/sandbox.ts";
 import { DeadlineExecEnv } from "../runtime/deadline_env.ts";
 import { loadTask, type Task } from "../task/task.ts";
@@ -44,8 +45,8 @@ export interface HarborEnvOptions {
   images?: Record<string, string>;
   /** Turns before an episode ends with `max_turns`; a row's `max_turns` wins (default: no limit). */
   maxTurns?: number;
-  /** Docker engine (default: the environment's). */
-  docker?: Docker;
+  /** Where episodes run (default: the registry's default runtime, docker, on the environment's engine). */
+  runtime?: Runtime;
 }
 
 /** A row: a task directory, optionally the first messages, a forced profile and chat-template kwargs. */
@@ -101,7 +102,7 @@ export class HarborEnv {
     // Validated now, so a typo fails when the environment is built, not mid-run.
     for (const name of Object.keys(this.#weights)) resolveProfileName(name);
     for (const name of Object.keys(opts.profileChatKwargs ?? {})) resolveProfileName(name);
-    this.store = new ImageStore(opts.docker ?? new Docker(), opts.images);
+    this.store = new ImageStore(opts.runtime ?? createRuntime(), opts.images);
   }
 
   /** The profile (weights key) a row gets for a group; without a group the row's content stands in. */

@@ -4,7 +4,7 @@
  * engine watching (`runJobs`), through the real verifier path. A task is valid when the oracle scores 1 and the nop
  * below 1.
  */
-import type { Docker } from "../runtime/docker.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import type { ExitStatus } from "../harness/episode_state.ts";
 import { loadTask, type Task } from "../task/task.ts";
 import { resolveVerifierMode, type VerifierMode } from "../task/verifier_mode.ts";
@@ -72,8 +72,8 @@ export interface CheckResult {
 export interface CheckOptions {
   /** Tasks checked at once, each with its two episodes (default `DEFAULT_CHECK_WORKERS`). */
   workers?: number;
-  /** Docker engine (default: the environment's). */
-  docker?: Docker;
+  /** Where the episodes run (default: the registry's default runtime on the environment's engine). */
+  runtime?: Runtime;
   /** Image mapping, task image → replacement (default none). */
   images?: Record<string, string>;
   /** Where the tests run, for every task (default: each task's own mode). */
@@ -235,7 +235,7 @@ export async function checkTasks(dirs: string[], opts: CheckOptions = {}): Promi
     maxConcurrent: episodes,
     maxStarting: episodes,
     maxTurns: NO_TURN_LIMIT,
-    hosts: [{ host: opts.docker?.host }],
+    hosts: [{ host: opts.runtime?.host, runtime: opts.runtime }],
     onEpisode: (t) => {
       const { at, agent } = of.get(t.id)!;
       const got = ran[at];

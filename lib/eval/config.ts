@@ -3,6 +3,7 @@
  * `buildConfig`, which checks each field once and gives a typed `EvalConfig`. YAML keys are the flag names, kebab- or
  * snake-case. Every bad value is a one-line error naming the file or flag and the field.
  */
+import { DEFAULT_RUNTIME, runtimeNames } from "../runtime/registry.ts";
 import { UsageError } from "../base/errors.ts";
 import type { VerifierMode } from "../task/verifier_mode.ts";
 import { DEFAULT_REQUEST_TIMEOUT_SEC } from "./endpoint_policy.ts";
@@ -112,6 +113,8 @@ export interface EvalConfig {
   passThreshold: number;
   /** Where the tests run, for every task (default: each task's own mode; see `resolveVerifierMode`). */
   verifierMode?: VerifierMode;
+  /** The container runtime every engine of the run is (a registered name; default `DEFAULT_RUNTIME`, docker). */
+  runtime: string;
 }
 
 /** A policy as `--policy` and run.json name it: `endpoint`, `oracle` or `script:PATH`. */
@@ -163,6 +166,7 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
   const profilesModule = g.string("profilesModule");
   const passThreshold = g.number("passThreshold");
   const verifierMode = g.verifierMode("verifierMode");
+  const runtime = g.oneOf("runtime", runtimeNames());
 
   if (!tasks) throw new UsageError("eval: give --tasks PATH (a task, a folder of tasks, or a rows JSONL)");
   if (url !== undefined && !isHttpUrl(url)) {
@@ -238,6 +242,7 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
     redo: redo ?? false,
     profilesModule,
     passThreshold: passThreshold ?? DEFAULT_PASS_THRESHOLD,
+    runtime: runtime ?? DEFAULT_RUNTIME,
     verifierMode,
   };
 }

@@ -49,6 +49,7 @@ export const FIELDS = [
   "profilesModule",
   "passThreshold",
   "verifierMode",
+  "runtime",
 ] as const;
 
 /** A setting's field name. */

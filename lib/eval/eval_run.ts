@@ -4,7 +4,7 @@
  * with the same folder skips finished episodes (and retries infrastructure errors) unless `redo`.
  */
 import { join, resolve } from "node:path";
-import { Docker } from "../runtime/docker.ts";
+import { createRuntime } from "../runtime/registry.ts";
 import { EngineDownError, InfraError, UsageError } from "../base/errors.ts";
 import { loadProfilesModule } from "../harness/load_module.ts";
 import { resolveProfileName } from "../harness/registry.ts";
@@ -185,11 +185,8 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
   }
   const hosts = cfg.hosts.length ? cfg.hosts : [{}];
   for (const h of hosts) {
-    if (!await new Docker(h.host).ping()) {
-      throw new UsageError(
-        `eval: no Docker engine answers at ${h.host ?? Deno.env.get("DOCKER_HOST") ?? "the default socket"}`,
-      );
-    }
+    const runtime = createRuntime(cfg.runtime, { host: h.host });
+    if (!await runtime.ping()) throw new UsageError(`eval: no ${cfg.runtime} engine answers at ${runtime.engine}`);
   }
 
   const out = resolve(cfg.out);
@@ -282,6 +279,7 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
       maxConcurrent: cfg.maxConcurrent,
       maxStarting: cfg.maxStarting,
       hosts,
+      runtime: cfg.runtime,
       cross: cfg.cross,
       workdirDiff: cfg.workdirDiff,
       skip: done,

@@ -4,10 +4,10 @@
  * sample (every row's sample 0 first), so an interrupted run still covers every task. `harbor check` runs on the same
  * pool (`runJobs`), with a policy per episode.
  */
-import { Docker } from "../runtime/docker.ts";
 import { EngineDownError } from "../base/errors.ts";
 import { type EnvRow, HarborEnv, type HarborEnvOptions } from "../env/harbor_env.ts";
-import { reapOrphans } from "../runtime/hygiene.ts";
+import { createRuntime } from "../runtime/registry.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import { type EndpointOptions, endpointPolicy } from "./endpoint_policy.ts";
 import { EpisodeAborted, type EpisodeJob, rowId, runEpisode } from "./episode_runner.ts";
 import { functionPolicy, type Policy, type PolicyFn } from "./policy.ts";
@@ -27,6 +27,8 @@ export const DEFAULT_MAX_STARTING = 4;
 export interface DockerHostOptions {
   /** A DOCKER_HOST value (default: the environment's). */
   host?: string;
+  /** A client of the engine to use as is (default: one the runtime registry makes for `host`). */
+  runtime?: Runtime;
   /** Episodes alive at once on this engine (default: the run's `maxConcurrent`). */
   maxConcurrent?: number;
   /** Containers starting at once on this engine (default: the run's `maxStarting`). */
@@ -45,6 +47,8 @@ export interface RunEpisodesOptions {
   maxStarting?: number;
   /** Engines to spread episodes over (default: one, the environment's DOCKER_HOST). */
   hosts?: DockerHostOptions[];
+  /** The registered runtime each of `hosts` is, unless it brings its own `runtime` (default docker). */
+  runtime?: string;
   /** Episode ids (`<row id>/<sample>`) already done, skipped (default none). */
   skip?: Set<string>;
   /** Called as each episode ends, in the order they end. */
@@ -98,7 +102,7 @@ function toPolicy(engine: Engine): Policy {
 export async function runEpisodes(
   engine: Engine,
   rows: EnvRow[],
-  envOptions: Omit<HarborEnvOptions, "docker"> = {},
+  envOptions: Omit<HarborEnvOptions, "runtime"> = {},
   opts: RunEpisodesOptions = {},
 ): Promise<Trajectory[][]> {
   const policy = toPolicy(engine);
@@ -142,12 +146,14 @@ export type RunJobsOptions = Omit<RunEpisodesOptions, "k" | "skip" | "cross">;
  */
 export async function runJobs(
   jobs: PolicyJob[],
-  envOptions: Omit<HarborEnvOptions, "docker"> = {},
+  envOptions: Omit<HarborEnvOptions, "runtime"> = {},
   opts: RunJobsOptions = {},
 ): Promise<void> {
   const hosts = opts.hosts?.length ? opts.hosts : [{}];
-  const envs = hosts.map((h) => new HarborEnv({ ...envOptions, docker: new Docker(h.host) }));
-  await Promise.all(envs.map((e) => reapOrphans(e.store.docker)));
+  const envs = hosts.map((h) =>
+    new HarborEnv({ ...envOptions, runtime: h.runtime ?? createRuntime(opts.runtime, { host: h.host }) })
+  );
+  await Promise.all(envs.map((e) => e.store.runtime.sweepOrphans()));
 
   // An engine that stops answering stops the whole run: episodes in flight are dropped (not recorded), as on Ctrl-C.
   // Only that engine is marked down (its calls in flight are killed); the others' episodes end at the stop and
@@ -159,7 +165,7 @@ export async function runJobs(
     down ??= e;
     stop.abort();
   };
-  const watch = envs.map((env) => watchEngine(env.store.docker, engineDown));
+  const watch = envs.map((env) => watchEngine(env.store.runtime, engineDown));
 
   let next = 0;
   const worker = async (env: HarborEnv, host: DockerHostOptions, gate: Semaphore) => {
@@ -199,13 +205,13 @@ export async function runJobs(
   if (down) throw down;
 }
 
-/** Probes `docker` every 15 s while a run goes on; calls `onDown` once it stops answering. Returns a stop function. */
-function watchEngine(docker: Docker, onDown: (e: EngineDownError) => void): () => void {
+/** Probes `runtime` every 15 s while a run goes on; calls `onDown` once it stops answering. Returns a stop function. */
+function watchEngine(runtime: Runtime, onDown: (e: EngineDownError) => void): () => void {
   let busy = false;
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    docker.assertAnswering("the run").catch((e) => e instanceof EngineDownError && onDown(e)).finally(() =>
+    runtime.assertAnswering("the run").catch((e) => e instanceof EngineDownError && onDown(e)).finally(() =>
       busy = false
     );
   }, WATCH_MS);

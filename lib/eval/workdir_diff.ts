@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { structuredPatch } from "npm:diff@9.0.0";
 import { readTar, type TarMember } from "../base/tar_read.ts";
-import type { Docker } from "../runtime/docker.ts";
+import type { Box } from "../runtime/runtime.ts";
 import type { Sandbox } from "../runtime/sandbox.ts";
 import type { WorkdirDiff, WorkdirFileChange } from "./trajectory.ts";
 
@@ -60,21 +60,19 @@ export interface TreeLimits {
 
 /** Reads `path` of `container` as a tree; a string says why it could not (too large, the copy failed). */
 export async function readTree(
-  docker: Pick<Docker, "spawn">,
-  container: string,
+  container: Pick<Box, "getArchive">,
   path: string,
   limits: TreeLimits = {},
 ): Promise<Tree | string> {
   const { maxFile = MAX_DIFF_FILE, maxKept = MAX_KEPT_BYTES, maxTree = MAX_TREE_BYTES } = limits;
-  const child = docker.spawn(["cp", `${container}:${path}`, "-"], { timeoutMs: COPY_MS });
-  const errText = new Response(child.stderr).text();
+  const read = container.getArchive(path, COPY_MS);
   const tree: Tree = new Map();
   const hashing = new Map<TreeEntry, ReturnType<typeof createHash>>();
   let total = 0, kept = 0;
   const rel = (name: string) => name.slice(name.indexOf("/") + 1);
   let failure: string | undefined;
   try {
-    await readTar(child.stdout, (m) => {
+    await readTar(read.stream, (m) => {
       // The archive's first component is the folder itself (`workdir/...`).
       if (!m.name.includes("/")) return "skip";
       total += m.size;
@@ -97,15 +95,12 @@ export async function readTree(
     failure = e instanceof TooLarge
       ? `the working directory holds more than ${mib(maxTree)} of files: not diffed`
       : `cannot read the working directory: ${(e as Error).message}`;
-    try {
-      child.kill("SIGKILL");
-    } catch { /* gone */ }
-    await child.stdout.cancel().catch(() => {});
+    read.cancel();
+    await read.stream.cancel().catch(() => {});
   }
-  const status = await child.status;
-  const stderr = (await errText).trim();
+  const done = await read.done;
   if (failure) return failure;
-  if (!status.success) return `cannot read the working directory: ${stderr || `docker cp exited ${status.code}`}`;
+  if (!done.ok) return `cannot read the working directory: ${done.error}`;
   for (const [e, h] of hashing) e.hash = h.digest("hex");
   return tree;
 }
@@ -257,12 +252,12 @@ export interface WorkdirRecording {
  * removal waits for the copy). Call right after the episode started, and wait for `ready` before its first step.
  */
 export function recordWorkdir(box: Sandbox): WorkdirRecording {
-  const start = readTree(box.docker, box.id, box.workdir);
+  const start = readTree(box.box, box.workdir);
   box.background(start);
   return {
     ready: start.then(() => {}, () => {}),
     async end() {
-      const finish = readTree(box.docker, box.id, box.workdir);
+      const finish = readTree(box.box, box.workdir);
       box.background(finish);
       const diff = Promise.all([start, finish]).then(([a, b]): WorkdirDiff => {
         if (typeof a === "string" || typeof b === "string") {

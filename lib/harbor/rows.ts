@@ -4,7 +4,8 @@
  */
 import { fillTemplate } from "../harness/episode.ts";
 import { getProfile, NO_PROFILE_DIALECT } from "../harness/registry.ts";
-import { Docker } from "../runtime/docker.ts";
+import { createRuntime } from "../runtime/registry.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import { ImageStore } from "../runtime/images.ts";
 import { findTasks, loadTask } from "../task/task.ts";
 import { taskWorkdir } from "../runtime/workdir.ts";
@@ -33,14 +34,14 @@ export interface RowsOptions {
    * The engine that tells a task's working directory when only its image can (no `workdir` in task.toml and a
    * WORKDIR that the Dockerfile does not decide); default: the environment's.
    */
-  docker?: Docker;
+  runtime?: Runtime;
 }
 
 /** Builds a row for every task under `path` (or the one task at `path`), in directory order. */
 export async function harborRows(path: string, opts: RowsOptions = {}): Promise<HarborRow[]> {
   const rows: HarborRow[] = [];
   let store: ImageStore | undefined;
-  const images = () => store ??= new ImageStore(opts.docker ?? new Docker());
+  const images = () => store ??= new ImageStore(opts.runtime ?? createRuntime());
   const system = opts.noSystem ? undefined : getProfile(NO_PROFILE_DIALECT).system;
   for (const dir of await findTasks(path)) {
     const task = await loadTask(dir);

@@ -1,13 +1,14 @@
 /**
- * The fast exec channel: one long-lived `docker exec -i ... sh` per container through which every command runs as a
+ * The fast exec channel: one long-lived exec (`docker exec -i ... sh`) per box through which every command runs as a
  * fresh process with its own timeout, separate stdout and stderr, its exit code and an output cap. It saves the
- * 70-110 ms of a `docker exec` per call; when the channel cannot start it falls back to one `docker exec` per call.
+ * 70-110 ms of a `docker exec` per call; when the channel cannot start it falls back to one exec per call. It needs
+ * only the box's `spawn`, `exec` and `state`, so it serves every runtime.
  */
 import { ByteReader } from "../base/byte_reader.ts";
 import { ChannelKiller } from "./channel_killer.ts";
 import { CHANNEL_SERVER, encodeBody } from "./channel_script.ts";
-import type { Docker } from "./docker.ts";
 import type { ExecOptions, ExecResult } from "./exec_env.ts";
+import type { Box, ExecProcess } from "./runtime.ts";
 
 export type { ExecOptions, ExecResult } from "./exec_env.ts";
 import { ContainerDeadError, InfraError } from "../base/errors.ts";
@@ -18,7 +19,7 @@ export interface ChannelOptions {
   user?: string;
   /** Directory commands start in (default: the image's WORKDIR). */
   workdir?: string;
-  /** Skip the channel and use one `docker exec` per call (default false). */
+  /** Skip the channel and use one exec per call (default false). */
   forceFallback?: boolean;
   /** The static helper for the container's architecture (`channelHelper`); default none: `setsid` and `head`. */
   helper?: Uint8Array;
@@ -56,7 +57,7 @@ interface Progress {
 
 /** A persistent command channel into one container. */
 export class ExecChannel {
-  #proc?: Deno.ChildProcess;
+  #proc?: ExecProcess;
   #reader?: ByteReader;
   #writer?: WritableStreamDefaultWriter<Uint8Array>;
   #queue: Promise<unknown> = Promise.resolve();
@@ -70,25 +71,30 @@ export class ExecChannel {
   /** Whether the static helper runs in the container (instead of `setsid` and `head`). */
   helperRunning = false;
 
-  /** A channel into `container` on `docker`; its process starts on the first call. */
-  constructor(readonly docker: Docker, readonly container: string, readonly opts: ChannelOptions = {}) {
+  /** A channel into `box`; its process starts on the first call. */
+  constructor(readonly box: Box, readonly opts: ChannelOptions = {}) {
     this.#fallback = opts.forceFallback ?? false;
-    this.#killer = new ChannelKiller(docker, container);
+    this.#killer = new ChannelKiller(box);
   }
 
-  /** True when commands go through one `docker exec` each. */
+  /** The box's id. */
+  get container(): string {
+    return this.box.id;
+  }
+
+  /** True when commands go through one exec each. */
   get usingFallback(): boolean {
     return this.#fallback;
   }
 
   async #start(): Promise<void> {
-    const args = ["exec", "-i"];
-    if (this.opts.user) args.push("-u", this.opts.user);
-    if (this.opts.workdir) args.push("-w", this.opts.workdir);
-    args.push(this.container, "/bin/sh", "-c", CHANNEL_SERVER);
     // The first command waits for the killer too, so that even a fork bomb in it can be killed.
     const killer = this.#killer.start();
-    const proc = this.docker.spawn(args, { stdin: true });
+    const proc = this.box.spawn(["/bin/sh", "-c", CHANNEL_SERVER], {
+      user: this.opts.user || undefined,
+      workdir: this.opts.workdir || undefined,
+      stdin: true,
+    });
     const reader = new ByteReader(proc.stdout.getReader());
     const writer = proc.stdin.getWriter();
     const helper = this.opts.helper ?? new Uint8Array();
@@ -124,17 +130,16 @@ export class ExecChannel {
   async #assertRunning(detail: string): Promise<void> {
     // The channel can end before the engine has seen its container stop (`kill -9 -1` reaps the server first, then
     // the container's init goes): a container that still runs is asked again for a short while before it is believed.
-    let r = await this.docker.call(["inspect", "--format", "{{.State.Running}}", this.container]);
+    let r = await this.box.state();
     for (const ms of DEATH_RECHECK_MS) {
-      if (text(r.stdout).trim() !== "true") break;
+      if (r.status !== "running") break;
       await new Promise((ok) => setTimeout(ok, ms));
-      r = await this.docker.call(["inspect", "--format", "{{.State.Running}}", this.container]);
+      r = await this.box.state();
     }
-    const state = text(r.stdout).trim();
-    if (state === "true") return;
-    if (state === "false") throw new ContainerDeadError(this.container, detail);
-    await this.docker.assertAnswering("exec");
-    throw new InfraError(`container ${this.container} is gone: ${r.stderr || `inspect exit ${r.code}`}`, "exec");
+    if (r.status === "running") return;
+    if (r.status === "stopped") throw new ContainerDeadError(this.container, detail);
+    await this.box.runtime.assertAnswering("exec");
+    throw new InfraError(`container ${this.container} is gone: ${r.detail}`, "exec");
   }
 
   #drop(): void {
@@ -297,14 +302,14 @@ export class ExecChannel {
 
   async #execFallback(script: string, cwd: string, opts: ExecOptions): Promise<ExecResult> {
     const started = performance.now();
-    const args = ["exec"];
-    if (this.opts.user) args.push("-u", this.opts.user);
     const dir = cwd !== "." ? cwd : this.opts.workdir;
-    if (dir) args.push("-w", dir);
     const shell = opts.shell === "sh" ? ["/bin/sh", "-c"] : ["bash", "-lc"];
     const body = opts.mergeStderr ? `exec 2>&1\n${script}` : script;
-    args.push(this.container, ...shell, body);
-    const r = await this.docker.call(args, { timeoutMs: (opts.timeoutSec ?? DEFAULT_TIMEOUT_SEC) * 1000 });
+    const r = await this.box.exec([...shell, body], {
+      user: this.opts.user || undefined,
+      workdir: dir || undefined,
+      timeoutMs: (opts.timeoutSec ?? DEFAULT_TIMEOUT_SEC) * 1000,
+    });
     const cap = opts.maxOutputBytes ?? DEFAULT_CAP;
     const err = r.stderrRaw;
     return {

@@ -1,12 +1,12 @@
 /**
  * The exec channel's killer: a root shell kept beside the channel's server in each container (KILLER_SERVER), which
- * kills a timed-out command and everything it started with builtins only. A fresh `docker exec` needs a free pid,
+ * kills a timed-out command and everything it started with builtins only. A fresh exec (`docker exec`) needs a free pid,
  * which a fork bomb may deny for as long as it runs; the resident shell needs none. Without it (it did not start), each
- * kill goes through its own `docker exec` of KILL_SCRIPT.
+ * kill goes through its own exec of KILL_SCRIPT.
  */
 import { ByteReader } from "../base/byte_reader.ts";
 import { KILL_SCRIPT, KILLER_SERVER } from "./channel_script.ts";
-import type { Docker } from "./docker.ts";
+import type { Box, ExecProcess } from "./runtime.ts";
 
 /** The outcome of one kill: whether nothing is left, and the command's start time to pass on the next attempt. */
 export interface KillResult {
@@ -26,23 +26,21 @@ function startOf(line: string | null | undefined): string | undefined {
 
 /** Kills channel commands in one container. */
 export class ChannelKiller {
-  #proc?: Deno.ChildProcess;
+  #proc?: ExecProcess;
   #reader?: ByteReader;
   #writer?: WritableStreamDefaultWriter<Uint8Array>;
 
-  /** A killer for `container` on `docker`; it starts with `start()`. */
-  constructor(readonly docker: Docker, readonly container: string) {}
+  /** A killer for `box`; it starts with `start()`. */
+  constructor(readonly box: Box) {}
 
-  /** Starts the resident shell and waits (up to 15 s) until it is ready; without it, kills use `docker exec`. */
+  /** Starts the resident shell and waits (up to 15 s) until it is ready; without it, kills use one exec each. */
   async start(): Promise<void> {
     if (this.#proc) return;
-    let proc: Deno.ChildProcess;
+    let proc: ExecProcess;
     try {
-      proc = this.docker.spawn(["exec", "-i", "-u", "0", this.container, "/bin/sh", "-c", KILLER_SERVER], {
-        stdin: true,
-      });
+      proc = this.box.spawn(["/bin/sh", "-c", KILLER_SERVER], { user: "0", stdin: true });
     } catch {
-      return; // the engine is down: a docker exec fails the same way
+      return; // the engine is down: an exec fails the same way
     }
     proc.stderr.pipeTo(new WritableStream()).catch(() => {});
     const reader = new ByteReader(proc.stdout.getReader());
@@ -55,9 +53,9 @@ export class ChannelKiller {
   async kill(pid: string, start = ""): Promise<KillResult> {
     const resident = await this.#ask(pid, start);
     if (resident) return resident;
-    const argv = ["exec", "-u", "0", this.container, "/bin/sh", "-c", KILL_SCRIPT, "kill", pid];
+    const argv = ["/bin/sh", "-c", KILL_SCRIPT, "kill", pid];
     if (start) argv.push(start);
-    const r = await this.docker.call(argv, { timeoutMs: ANSWER_MS }).catch(() => null);
+    const r = await this.box.exec(argv, { user: "0", timeoutMs: ANSWER_MS }).catch(() => null);
     return { clean: r?.code === 0, start: (r && startOf(new TextDecoder().decode(r.stdout))) ?? start };
   }
 
@@ -79,7 +77,7 @@ export class ChannelKiller {
     [this.#proc, this.#reader, this.#writer] = [undefined, undefined, undefined];
   }
 
-  #kill(proc: Deno.ChildProcess): void {
+  #kill(proc: ExecProcess): void {
     try {
       proc.kill("SIGKILL");
     } catch { /* gone */ }

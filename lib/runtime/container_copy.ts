@@ -1,9 +1,9 @@
 /**
- * Copies from the agent's container into a verifier's, streamed CLI to CLI (`docker cp SRC -` into `docker cp -
- * DST`), each side bounded; a failure says which side failed, since reading the agent's container can fail by the
- * agent's doing while writing the verifier's is the machinery's.
+ * Copies from the agent's box into a verifier's, streamed box to box (the one's `getArchive` into the other's
+ * `putArchive`: for Docker `docker cp SRC -` into `docker cp - DST`), each side bounded; a failure says which side
+ * failed, since reading the agent's box can fail by the agent's doing while writing the verifier's is the machinery's.
  */
-import type { Docker } from "./docker.ts";
+import type { Box } from "./runtime.ts";
 
 /** The bound of one copy into or out of a container. */
 export const COPY_TIMEOUT_MS = 600_000;
@@ -19,31 +19,26 @@ export interface CopyFailure {
 }
 
 /**
- * Streams `path` of container `from` into folder `into` of container `to`, with `head` (the start of an archive
- * without its end blocks) sent first when given. Returns undefined when it worked.
+ * Streams `path` of box `from` into folder `into` of box `to`, with `head` (the start of an archive without its end
+ * blocks) sent first when given. Returns undefined when it worked.
  */
 export async function copyFromAgent(
-  docker: Docker,
-  from: string,
+  from: Box,
   path: string,
-  to: string,
+  to: Box,
   into: string,
   head?: Uint8Array,
 ): Promise<CopyFailure | undefined> {
-  const out = docker.spawn(["cp", `${from}:${path}`, "-"], { timeoutMs: COPY_TIMEOUT_MS });
-  const stdin = head ? prepend(head, out.stdout) : out.stdout;
-  const [copy, outStatus, outErr] = await Promise.all([
-    docker.call(["cp", "-", `${to}:${into}`], { stdin, timeoutMs: COPY_TIMEOUT_MS }),
-    out.status,
-    new Response(out.stderr).text(),
-  ]);
-  if (!outStatus.success) {
-    const missing = /no such|could not find/i.test(outErr);
-    return { error: `cannot copy ${path} out of the agent's container: ${outErr.trim()}`, side: "agent", missing };
+  const out = from.getArchive(path, COPY_TIMEOUT_MS);
+  const stdin = head ? prepend(head, out.stream) : out.stream;
+  const [copy, read] = await Promise.all([to.putArchive(into, stdin, COPY_TIMEOUT_MS), out.done]);
+  if (!read.ok) {
+    const error = `cannot copy ${path} out of the agent's container: ${read.error}`;
+    return { error, side: "agent", missing: read.missing ?? false };
   }
-  if (copy.code !== 0) {
+  if (!copy.ok) {
     return {
-      error: `cannot copy ${path} into the verifier's container: ${copy.stderr}`,
+      error: `cannot copy ${path} into the verifier's container: ${copy.error}`,
       side: "verifier",
       missing: false,
     };

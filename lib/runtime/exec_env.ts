@@ -1,7 +1,7 @@
 /**
- * The seam between the harness and where commands run: an `ExecEnv` is a working directory plus `exec`. The Docker
- * `Sandbox` is the runtime episodes use; `LocalExecEnv` runs in a temp folder on the host (tests of tool wording that
- * need no container semantics). `docs/runtimes.md` says how another runtime (podman, kubectl exec, ...) plugs in.
+ * The seam between the harness and where commands run: an `ExecEnv` is a working directory plus `exec`. Episodes use
+ * the `Sandbox`, a box of any `Runtime` (runtime.ts); `LocalExecEnv` runs in a temp folder on the host (tests of tool
+ * wording that need no container semantics). `docs/runtimes.md` says how another runtime plugs in.
  */
 
 /** How one command runs. */

@@ -1,6 +1,7 @@
 /**
- * Container hygiene: every container pgs starts carries labels naming the owning host, process and run, so that
- * containers left by a dead process can be found and removed, and a live process removes its own at exit.
+ * Box hygiene, the part every runtime shares: every box pgs starts carries labels naming the owning host, process and
+ * run, so that boxes left by a dead process can be found and removed (each runtime's `sweepOrphans`), and a live
+ * process removes its own at exit (each runtime's `removeOwn`, over every runtime it used).
  *
  * A library owns no signals: this module installs no SIGINT/SIGTERM handler (the `pgs` CLI does, in
  * `cli/signals.ts`). A host that embeds pgs closes what it opened (`HarborEnv.close()`, `await using`), and
@@ -8,7 +9,7 @@
  * what is still tracked.
  */
 import { hostname } from "node:os";
-import type { Docker } from "./docker.ts";
+import type { Runtime } from "./runtime.ts";
 
 /** Label keys pgs puts on its containers. */
 export const LABELS = {
@@ -50,9 +51,9 @@ export function owner(): Owner {
   };
 }
 
-/** `docker run` flags labelling a container as this process's. */
-export function labelArgs(role: string, task: string): string[] {
-  const l: Record<string, string> = {
+/** The labels marking a box as this process's, for `role` and `task`. */
+export function boxLabels(role: string, task: string): Record<string, string> {
+  return {
     [LABELS.marker]: "1",
     [LABELS.host]: owner().host,
     [LABELS.pid]: String(owner().pid),
@@ -61,7 +62,6 @@ export function labelArgs(role: string, task: string): string[] {
     [LABELS.role]: role,
     [LABELS.task]: task,
   };
-  return Object.entries(l).flatMap(([k, v]) => ["--label", `${k}=${v}`]);
 }
 
 /** True when the process that owned a container is still alive on this host. */
@@ -75,113 +75,36 @@ export function ownerAlive(pid: number, start: string): boolean {
   return start === "" || processStart(pid) === start;
 }
 
-const live = new Map<string, Docker>();
-const reaped = new WeakSet<Docker>();
+/** Every runtime this process started a box on: swept at exit and on a stop. */
+const runtimes = new Set<Runtime>();
 let unloadInstalled = false;
-
-/** Removes containers left on this host by pgs processes that are gone; once per engine per process. */
-export async function reapOrphans(docker: Docker): Promise<string[]> {
-  if (reaped.has(docker)) return [];
-  reaped.add(docker);
-  const r = await docker.call([
-    "ps",
-    "-a",
-    "--filter",
-    `label=${LABELS.marker}=1`,
-    "--filter",
-    `label=${LABELS.host}=${owner().host}`,
-    "--format",
-    `{{.ID}} {{.Label "${LABELS.pid}"}} {{.Label "${LABELS.start}"}}`,
-  ]);
-  if (r.code !== 0) return [];
-  const dead = new TextDecoder().decode(r.stdout).split("\n").filter(Boolean).map((l) => l.split(" "))
-    .filter(([, pid, start]) => !ownerAlive(Number(pid), start ?? "")).map(([id]) => id);
-  if (dead.length) await docker.call(["rm", "-f", ...dead]);
-  return dead;
-}
-
-/** Records a container this process must remove before it exits. */
-export function track(docker: Docker, id: string): void {
-  live.set(id, docker);
-  engines.add(docker);
-  installUnload();
-}
-
-/** Forgets a container once it has been removed. */
-export function untrack(id: string): void {
-  live.delete(id);
-}
-
-/** Removals waiting per engine, and whether that engine's removal loop runs. */
-const removals = new Map<Docker, { queue: [string, (gone: boolean) => void][]; running: boolean }>();
-
-/**
- * Removes a container (`docker rm -f -v`); on failure it stays tracked and is retried at exit. Removals on one engine
- * go one at a time, each its own call: dockerd 20.10 (before 20.10.27) can deadlock when two containers' network
- * teardowns overlap (moby/moby#46661, fixed by moby/libnetwork#2679), and one `docker rm` of many ids fans out into
- * parallel teardowns.
- */
-export function removeContainer(docker: Docker, id: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    let r = removals.get(docker);
-    if (!r) removals.set(docker, r = { queue: [], running: false });
-    r.queue.push([id, resolve]);
-    if (!r.running) void drainRemovals(docker, r);
-  });
-}
-
-async function drainRemovals(
-  docker: Docker,
-  r: { queue: [string, (gone: boolean) => void][]; running: boolean },
-): Promise<void> {
-  r.running = true;
-  try {
-    for (let next = r.queue.shift(); next; next = r.queue.shift()) {
-      const [id, done] = next;
-      const res = await docker.call(["rm", "-f", "-v", id], { timeoutMs: 60_000 }).catch(() => null);
-      // One the daemon does not know is gone already.
-      const gone = res !== null && !res.timedOut && (res.code === 0 || /No such container/i.test(res.stderr));
-      if (gone) untrack(id);
-      done(gone);
-    }
-  } finally {
-    r.running = false;
-  }
-}
-
-/** Ids of containers this process still owns. */
-export function trackedContainers(): string[] {
-  return [...live.keys()];
-}
-
-/** Removes every tracked container synchronously, retrying once; used at exit and on signals. */
-export function removeAllSync(): void {
-  for (let attempt = 0; attempt < 2 && live.size; attempt++) {
-    const byEngine = new Map<Docker, string[]>();
-    // An engine found down would hang a synchronous call: its containers are swept by the next run instead.
-    for (const [id, d] of live) if (!d.down) byEngine.set(d, [...byEngine.get(d) ?? [], id]);
-    for (const [d, ids] of byEngine) {
-      try {
-        const out = new Deno.Command("docker", { args: ["rm", "-f", "-v", ...ids], env: d.env(), stderr: "piped" })
-          .outputSync();
-        const err = new TextDecoder().decode(out.stderr);
-        for (const id of ids) if (out.code === 0 || !err.includes(id)) live.delete(id);
-      } catch { /* retried below */ }
-    }
-  }
-}
-
-const engines = new Set<Docker>();
 let creating = 0;
 let refusing = false;
 
+/** Records that `runtime` has (or is about to have) boxes of this process, so that the exit sweep covers it. */
+export function enlist(runtime: Runtime): void {
+  runtimes.add(runtime);
+  if (unloadInstalled) return;
+  unloadInstalled = true;
+  globalThis.addEventListener("unload", removeAllSync);
+}
+
+/** Ids of boxes this process still owns, on every runtime. */
+export function trackedContainers(): string[] {
+  return [...runtimes].flatMap((r) => r.tracked());
+}
+
+/** Removes every tracked box synchronously, on every runtime not found down; used at exit. */
+export function removeAllSync(): void {
+  for (const r of runtimes) r.removeOwnSync();
+}
+
 /**
- * Wraps a `docker run`/`docker create` of ours: a stop arriving meanwhile waits for it to settle (`creationsSettled`),
- * so the container it makes is removed too instead of outliving the process.
+ * Wraps the creation of a box on `runtime`: a stop arriving meanwhile waits for it to settle (`creationsSettled`),
+ * so the box it makes is removed too instead of outliving the process.
  */
-export async function creatingContainer<T>(docker: Docker, create: () => Promise<T>): Promise<T> {
-  engines.add(docker);
-  installUnload();
+export async function creatingContainer<T>(runtime: Runtime, create: () => Promise<T>): Promise<T> {
+  enlist(runtime);
   // Once the process is stopping nothing new is created: it could outlive the last sweep.
   if (refusing) throw new Error("pgs is stopping: no new container");
   creating++;
@@ -204,31 +127,11 @@ export async function creationsSettled(maxMs: number): Promise<void> {
 }
 
 /**
- * Removes every container of this process, asynchronously: the tracked ones, then any labelled with this run on the
- * engines it used (one a `docker run` made but had not reported yet). Async on purpose: the event loop keeps pumping
- * the pipes of in-flight docker calls (a `docker cp` between two containers holds a container lock in the daemon
- * until its stream is drained), where a synchronous `docker rm` would wait on that lock forever.
+ * Removes every box of this process, asynchronously, on every runtime it used that still answers: the tracked ones,
+ * then any labelled with this run (one a start made but had not reported yet). Async on purpose: the event loop keeps
+ * pumping the pipes of calls in flight (a copy between two boxes may hold a lock in the engine until its stream is
+ * drained), where a synchronous removal would wait on that lock forever.
  */
 export async function removeOwnContainers(): Promise<void> {
-  const me = owner();
-  await Promise.all(
-    [...engines].filter((d) => !d.down).map(async (d) => {
-      const mine = [...live].filter(([, e]) => e === d).map(([id]) => id);
-      const ps = await d.call(
-        ["ps", "-aq", "--filter", `label=${LABELS.pid}=${me.pid}`, "--filter", `label=${LABELS.run}=${me.run}`],
-        { timeoutMs: 30_000 },
-      ).catch(() => null);
-      const labelled = ps ? new TextDecoder().decode(ps.stdout).split("\n").filter(Boolean) : [];
-      const ids = [...new Set([...mine, ...labelled])];
-      if (!ids.length) return;
-      const r = await d.call(["rm", "-f", "-v", ...ids], { timeoutMs: 60_000 }).catch(() => null);
-      if (r && r.code === 0) { for (const id of ids) live.delete(id); }
-    }),
-  );
-}
-
-function installUnload(): void {
-  if (unloadInstalled) return;
-  unloadInstalled = true;
-  globalThis.addEventListener("unload", removeAllSync);
+  await Promise.all([...runtimes].filter((r) => !r.down).map((r) => r.removeOwn()));
 }

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { join, relative } from "node:path";
-import type { Docker } from "./docker.ts";
+import type { Runtime } from "./runtime.ts";
 import { InfraError } from "../base/errors.ts";
 import type { Task } from "../task/task.ts";
 import { buildWorkdirImage, type WorkdirLayer } from "./workdir_image.ts";
@@ -53,8 +53,8 @@ export class ImageStore {
   #present = new Map<string, Promise<ImageInfo>>();
   #workdirs = new Map<string, Promise<string | undefined>>();
 
-  /** A store on `docker`; `images` maps task image → replacement (default none). */
-  constructor(readonly docker: Docker, readonly images: Record<string, string> = {}) {}
+  /** A store on `runtime`; `images` maps task image → replacement (default none). */
+  constructor(readonly runtime: Runtime, readonly images: Record<string, string> = {}) {}
 
   /** The image an episode of `task` runs (and its isolated verifier starts from). */
   resolve(task: Task): Promise<ImageInfo> {
@@ -81,7 +81,7 @@ export class ImageStore {
     const key = [base, layer.hostDir, layer.dest, layer.uid, layer.gid].join("\0");
     let p = this.#workdirs.get(key);
     if (!p) {
-      p = buildWorkdirImage(this.docker, base, layer, task.name);
+      p = buildWorkdirImage(this.runtime, base, layer, task.name);
       p.catch(() => this.#workdirs.delete(key));
       this.#workdirs.set(key, p);
     }
@@ -92,31 +92,24 @@ export class ImageStore {
     let p = this.#present.get(ref);
     if (!p) {
       p = (async () => {
-        const format = ["image", "inspect", "--format", "{{.Architecture}} {{json .Config}}", ref];
-        let r = await this.docker.call(format);
-        if (r.code !== 0) {
+        let facts = await this.runtime.inspectImage(ref);
+        if (!facts) {
           // Not local: a registry may have it. Bounded by the build timeout so an offline host fails fast enough.
-          const pull = await this.docker.call(["pull", "-q", ref], {
-            timeoutMs: task.config.environment.buildTimeoutSec * 1000,
-          });
-          if (pull.code !== 0) {
+          const pulled = await this.runtime.pullImage(ref, task.config.environment.buildTimeoutSec * 1000);
+          facts = pulled ? await this.runtime.inspectImage(ref) : undefined;
+          if (!facts) {
             throw new InfraError(
-              `${task.name}: image ${ref} is not on the Docker engine and could not be pulled` +
-                (ref === "pgs-base:1" ? " (build it with scripts/build_base_image.sh)" : ""),
+              `${task.name}: image ${ref} is not on the ${engineWord(this.runtime)} engine and could not be pulled` +
+                (ref === "pgs-base:1"
+                  ? ` (build it with scripts/build_base_image.sh${
+                    this.runtime.kind === "docker" ? "" : ` --engine ${this.runtime.kind}`
+                  })`
+                  : ""),
               "image",
             );
           }
-          r = await this.docker.call(format);
         }
-        const out = new TextDecoder().decode(r.stdout).trim();
-        const space = out.indexOf(" ");
-        const config = JSON.parse(out.slice(space + 1) || "null") ?? {};
-        return {
-          ref,
-          arch: out.slice(0, space),
-          user: String(config.User ?? ""),
-          workdir: String(config.WorkingDir ?? ""),
-        };
+        return { ref, arch: facts.arch, user: facts.user, workdir: facts.workdir };
       })();
       p.catch(() => this.#present.delete(ref));
       this.#present.set(ref, p);
@@ -131,21 +124,21 @@ export class ImageStore {
       p = (async () => {
         const tag = `pgs-env:${(await contextHash(dir)).slice(0, 16)}`;
         const mapped = this.images[tag] ?? tag;
-        if (mapped !== tag || await this.docker.hasImage(tag)) return this.#inspect(mapped, task);
+        if (mapped !== tag || await this.runtime.inspectImage(tag)) return this.#inspect(mapped, task);
         const timeoutMs = task.config.environment.buildTimeoutSec * 1000;
-        // --force-rm: the legacy builder keeps the container of a failed RUN step otherwise, an orphan per attempt.
-        const r = await this.docker.call(["build", "-q", "--force-rm", "-t", tag, dir], { timeoutMs });
-        if (r.timedOut) {
+        const r = await this.runtime.buildImage(dir, tag, timeoutMs);
+        const kind = this.runtime.kind;
+        if (!r.ok && r.timedOut) {
           throw new InfraError(
-            `${task.name}: docker build timed out after ${task.config.environment.buildTimeoutSec} s ` +
+            `${task.name}: ${kind} build timed out after ${task.config.environment.buildTimeoutSec} s ` +
               `(environment.build_timeout_sec)`,
             "build",
           );
         }
-        if (r.code !== 0) {
+        if (!r.ok) {
           const text = await Deno.readTextFile(join(dir, "Dockerfile")).catch(() => "");
           throw new InfraError(
-            `${task.name}: docker build of ${dockerfile} failed: ${buildFailure(r.stderr, text)}`,
+            `${task.name}: ${kind} build of ${dockerfile} failed: ${buildFailure(r.stderr, text)}`,
             "build",
           );
         }
@@ -156,4 +149,9 @@ export class ImageStore {
     }
     return p;
   }
+}
+
+/** How messages name the runtime's engine: "Docker" for docker, else the runtime's name. */
+function engineWord(runtime: Runtime): string {
+  return runtime.kind === "docker" ? "Docker" : runtime.kind;
 }

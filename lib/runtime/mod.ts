@@ -1,9 +1,42 @@
 /**
- * Where episodes run: the Docker engine driven through bounded CLI calls, images, the episode `Sandbox` with its fast
- * exec channel, container hygiene, and the `ExecEnv` seam that other runtimes implement (`LocalExecEnv` here).
+ * Where episodes run: the `Runtime` interface and its registry (Docker in `docker/`), images, the episode `Sandbox`
+ * with its fast exec channel, box hygiene, and the `ExecEnv` seam the harness sees (`LocalExecEnv` runs on the host).
  * @module
  */
-export { Docker, type DockerCallOptions, type DockerResult } from "./docker.ts";
+export type {
+  ArchiveRead,
+  Box,
+  BoxExecOptions,
+  BoxLimits,
+  BoxSpec,
+  BoxState,
+  BuildOutcome,
+  Done,
+  ExecProcess,
+  ImageFacts,
+  ProcResult,
+  Runtime,
+  RuntimeOptions,
+} from "./runtime.ts";
+export { BoxStartError } from "./runtime.ts";
+export {
+  createRuntime,
+  DEFAULT_RUNTIME,
+  registerRuntime,
+  type RuntimeEntry,
+  runtimeEntry,
+  runtimeNames,
+} from "./registry.ts";
+export {
+  type CliEngine,
+  Docker,
+  DOCKER_ENGINE,
+  DockerBox,
+  type DockerCallOptions,
+  DockerCli,
+  DockerHygiene,
+  type DockerResult,
+} from "./docker/mod.ts";
 export type { ExecEnv, ExecOptions, ExecResult } from "./exec_env.ts";
 export { type LocalEnvOptions, LocalExecEnv } from "./local_env.ts";
 export { type ChannelOptions, ExecChannel, shQuote, text } from "./channel.ts";

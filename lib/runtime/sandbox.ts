@@ -6,10 +6,9 @@
 import { dirname, posix } from "node:path";
 import { ExecChannel, shQuote, text } from "./channel.ts";
 import type { ExecEnv, ExecOptions, ExecResult } from "./exec_env.ts";
-import type { Docker, DockerResult } from "./docker.ts";
-import { envArgs, limitArgs } from "./docker_args.ts";
+import type { Box, ProcResult, Runtime } from "./runtime.ts";
+import { boxLimits } from "./limits.ts";
 import { InfraError, TaskError } from "../base/errors.ts";
-import { creatingContainer, labelArgs, reapOrphans, removeContainer, track } from "./hygiene.ts";
 import type { ImageInfo, ImageStore } from "./images.ts";
 import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
 import type { Task } from "../task/task.ts";
@@ -30,7 +29,7 @@ export interface SandboxOptions {
   verifierMode?: VerifierMode;
   /** Label role (default "episode"). */
   role?: string;
-  /** Use one `docker exec` per command instead of the channel (default false; for benchmarks and tests). */
+  /** Use one exec per command instead of the channel (default false; for benchmarks and tests). */
   noChannel?: boolean;
   /** Run the channel on the image's `setsid` and `head` instead of pgs' static helper (default false). */
   noHelper?: boolean;
@@ -76,9 +75,11 @@ export class Sandbox implements ExecEnv {
   private constructor(
     /** The image store the episode's images came from (a separate verifier's image comes from it too). */
     readonly store: ImageStore,
-    readonly docker: Docker,
+    /** The runtime the container runs on. */
+    readonly runtime: Runtime,
+    /** The container. */
+    readonly box: Box,
     readonly task: Task,
-    readonly id: string,
     readonly image: ImageInfo,
     readonly workdir: string,
     readonly channel: ExecChannel,
@@ -92,7 +93,7 @@ export class Sandbox implements ExecEnv {
 
   /** Starts a fresh container for `task`; on any failure nothing is left running. */
   static async start(task: Task, store: ImageStore, opts: SandboxOptions = {}): Promise<Sandbox> {
-    const docker = store.docker;
+    const runtime = store.runtime;
     const env = task.config.environment;
     let t = performance.now();
     const lap = () => {
@@ -108,12 +109,12 @@ export class Sandbox implements ExecEnv {
     // A separate verifier's image is resolved (built) now: a failed build is an episode start error, never a 0.
     const [image] = await Promise.all([
       store.resolve(task),
-      reapOrphans(docker),
+      runtime.sweepOrphans(),
       mode === "separate" ? store.resolveVerifier(task) : undefined,
     ]);
     const workdir = effectiveWorkdir(opts.workdir ?? env.workdir, image.workdir);
     const user = task.config.agent.user ?? image.user;
-    if (env.gpus) await requireGpus(docker, task.name, env.gpus);
+    if (env.gpus) await requireGpus(runtime, task.name, env.gpus);
     // With an owner known up front, the starting state comes baked into the image the episode runs (one call, not
     // two): the workdir when the task has one, and Harbor's /logs folders always.
     const owner = opts.stageWorkdir ? undefined : staticOwner(user);
@@ -121,41 +122,35 @@ export class Sandbox implements ExecEnv {
     const baked = owner && await store.withWorkdir(image.ref, { ...layer, ...owner }, task);
     const runRef = baked || image.ref;
     const imageMs = lap();
-    const args = [
-      "run",
-      "-d",
-      ...limitArgs(env, env.allowInternet),
-      ...labelArgs(opts.role ?? "episode", task.name),
-      ...envArgs(env.env),
-      "-w",
-      workdir,
-      runRef,
-      "sh",
-      "-c",
-      "sleep infinity",
-    ];
     const verifier = opts.prepareVerifier === false || mode === "shared" || mode === "snapshot"
       ? undefined
       : mode === "separate"
       ? createSeparateVerifier(store, task)
-      : createVerifier(docker, task, image.ref);
+      : createVerifier(runtime, task, image.ref);
     verifier?.catch(() => {}); // reported by verify(), which awaits it
-    let id: string;
+    let container: Box;
     try {
-      id = (await creatingContainer(docker, () => docker.ok(args, "start"))).trim();
+      container = await runtime.start({
+        image: runRef,
+        limits: boxLimits(env, env.allowInternet),
+        role: opts.role ?? "episode",
+        task: task.name,
+        env: env.env,
+        workdir,
+        command: ["sh", "-c", "sleep infinity"],
+      });
     } catch (e) {
       const vbox = await verifier?.catch(() => undefined);
-      if (vbox) await removeContainer(docker, vbox.id);
+      if (vbox) await vbox.box.remove();
       throw e;
     }
-    track(docker, id);
-    const channel = new ExecChannel(docker, id, {
+    const channel = new ExecChannel(container, {
       workdir,
       user: user || undefined,
       forceFallback: opts.noChannel,
       helper: opts.noHelper ? undefined : channelHelper(image.arch ?? ""),
     });
-    const box = new Sandbox(store, docker, task, id, image, workdir, channel, mode, user);
+    const box = new Sandbox(store, runtime, container, task, image, workdir, channel, mode, user);
     box.#verifier = verifier;
     box.timings.image = imageMs;
     box.timings.run = lap();
@@ -207,8 +202,13 @@ export class Sandbox implements ExecEnv {
   }
 
   async #putTar(entries: TarEntry[], parent: string): Promise<void> {
-    const r = await this.docker.call(["cp", "-", `${this.id}:${parent}`], { stdin: tarArchive(entries) });
-    if (r.code !== 0) throw new InfraError(`${this.task.name}: copy into ${parent} failed: ${r.stderr}`, "stage");
+    const r = await this.box.putArchive(parent, tarArchive(entries));
+    if (!r.ok) throw new InfraError(`${this.task.name}: copy into ${parent} failed: ${r.error}`, "stage");
+  }
+
+  /** The container's id on its runtime. */
+  get id(): string {
+    return this.box.id;
   }
 
   /**
@@ -252,17 +252,16 @@ export class Sandbox implements ExecEnv {
     return this.channel.exec(exports + script, { cwd: this.workdir, ...opts });
   }
 
-  /** Runs a command as root through `docker exec` (capture, diagnostics); never through the agent's channel. */
-  execRoot(argv: string[], timeoutSec: number): Promise<DockerResult> {
-    return this.docker.call(["exec", "-u", "0", "-w", "/", this.id, ...argv], { timeoutMs: timeoutSec * 1000 });
+  /** Runs a command as root through its own exec (capture, diagnostics); never through the agent's channel. */
+  execRoot(argv: string[], timeoutSec: number): Promise<ProcResult> {
+    return this.box.exec(argv, { user: "0", workdir: "/", timeoutMs: timeoutSec * 1000 });
   }
 
   /** True while the container runs (the agent may have killed it); EngineDownError when the engine does not answer. */
   async running(): Promise<boolean> {
-    const r = await this.docker.call(["inspect", "--format", "{{.State.Running}}", this.id]);
-    const state = text(r.stdout).trim();
-    if (state !== "true" && state !== "false") await this.docker.assertAnswering("inspect");
-    return state === "true";
+    const state = await this.box.state();
+    if (state.status === "unknown") await this.runtime.assertAnswering("inspect");
+    return state.status === "running";
   }
 
   /** Hands the pre-created verifier container to the verifier (once); undefined when none was prepared. */
@@ -284,8 +283,8 @@ export class Sandbox implements ExecEnv {
     const unused = this.takeVerifier();
     await Promise.all([
       this.channel.close().catch(() => {}),
-      removeContainer(this.docker, this.id),
-      unused?.then((v) => removeContainer(this.docker, v.id), () => {}),
+      this.box.remove(),
+      unused?.then((v) => v.box.remove(), () => {}),
       ...this.#background,
     ]);
   }

@@ -19,7 +19,7 @@ export async function createSeparateVerifier(store: ImageStore, task: Task): Pro
   const venv = task.config.verifier.environment ?? task.config.environment;
   const image = await store.resolveVerifier(task);
   const workdir = effectiveWorkdirOrRoot(venv.workdir, image.workdir);
-  const id = await startVerifierContainer(store.docker, task, image.ref, venv, workdir, true);
+  const box = await startVerifierContainer(store.runtime, task, image.ref, venv, workdir, true);
   const testsIntoWorkdir = Boolean(venv.dockerImage) && !task.paths.testsDockerfile;
-  return { id, workdir, user: image.user, testsIntoWorkdir };
+  return { box, workdir, user: image.user, testsIntoWorkdir };
 }

@@ -5,11 +5,10 @@
  * serves every mode: it lays out the inputs as root, runs `/tests/test.sh` (as the tests' user) and frames the results.
  */
 import { posix } from "node:path";
-import { shQuote, text } from "./channel.ts";
-import { envArgs, limitArgs } from "./docker_args.ts";
-import type { Docker } from "./docker.ts";
-import { InfraError } from "../base/errors.ts";
-import { creatingContainer, labelArgs, removeContainer, track } from "./hygiene.ts";
+import { shQuote } from "./channel.ts";
+import { EngineDownError, InfraError } from "../base/errors.ts";
+import { type Box, BoxStartError, type Runtime } from "./runtime.ts";
+import { boxLimits } from "./limits.ts";
 import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
 import type { Task, TaskStep } from "../task/task.ts";
 import type { EnvironmentConfig } from "../task/task_config.ts";
@@ -23,8 +22,8 @@ const TAIL_BYTES = 4000;
 
 /** A verifier container made ahead, and the folder its tests start in. */
 export interface VerifierBox {
-  /** The container id. */
-  id: string;
+  /** The container. */
+  box: Box;
   /** Where test.sh runs; undefined: the episode's working directory. */
   workdir?: string;
 }
@@ -122,48 +121,43 @@ export function parseFrames(out: Uint8Array): { ready: boolean; exit?: number; f
 
 /**
  * Starts a verifier container idle from `image`, with `limits` and the verifier's network and env, working directory
- * `cwd` (Docker creates it, so a stage there exists however soon the copy comes); returns its id. With `entrypoint`
- * the image's ENTRYPOINT runs first (as Harbor's compose services do: a separate verifier image may start a service
- * there); otherwise the shell replaces it.
+ * `cwd` (the runtime creates it, so a stage there exists however soon the copy comes). With `entrypoint` the image's
+ * ENTRYPOINT runs first (as Harbor's compose services do: a separate verifier image may start a service there);
+ * otherwise the shell replaces it.
  */
 export async function startVerifierContainer(
-  docker: Docker,
+  runtime: Runtime,
   task: Task,
   image: string,
   limits: EnvironmentConfig,
   cwd: string,
   entrypoint = false,
-): Promise<string> {
+): Promise<Box> {
   const v = task.config.verifier;
-  const r = await creatingContainer(docker, () =>
-    docker.call([
-      "run",
-      "-d",
-      "-i",
-      ...limitArgs(limits, v.allowInternet),
-      ...labelArgs("verifier", task.name),
-      ...envArgs({ ...limits.env, ...v.env }),
-      "-u",
-      "0",
-      "-w",
-      cwd,
-      ...(entrypoint ? [image, "/bin/sh"] : ["--entrypoint", "/bin/sh", image]),
-      "-c",
-      // Idles until the verifier runs its script through `docker exec` (stdin stays open if `sleep` is missing).
-      "sleep 2147483647 2>/dev/null || while read -r _; do :; done",
-    ]));
-  const vid = text(r.stdout).trim();
-  if (r.code !== 0) {
-    if (/^[0-9a-f]{64}$/.test(vid)) await removeContainer(docker, vid); // created but not started
-    throw new InfraError(`${task.name}: cannot start the verifier container: ${r.stderr}`, "verify");
+  try {
+    return await runtime.start({
+      image,
+      limits: boxLimits(limits, v.allowInternet),
+      role: "verifier",
+      task: task.name,
+      env: { ...limits.env, ...v.env },
+      user: "0",
+      workdir: cwd,
+      // Idles until the verifier runs its script through an exec (stdin stays open if `sleep` is missing).
+      command: ["/bin/sh", "-c", "sleep 2147483647 2>/dev/null || while read -r _; do :; done"],
+      replaceEntrypoint: !entrypoint,
+      stdinOpen: true,
+      stage: "verify",
+    });
+  } catch (e) {
+    if (e instanceof EngineDownError || !(e instanceof BoxStartError)) throw e;
+    throw new InfraError(`${task.name}: cannot start the verifier container: ${e.detail}`, "verify");
   }
-  track(docker, vid);
-  return vid;
 }
 
 /** The isolated verifier's container: the pristine task image with the stage folder ready for the copy. */
-export async function createVerifier(docker: Docker, task: Task, image: string): Promise<VerifierBox> {
-  return { id: await startVerifierContainer(docker, task, image, task.config.environment, STAGE_DIR) };
+export async function createVerifier(runtime: Runtime, task: Task, image: string): Promise<VerifierBox> {
+  return { box: await startVerifierContainer(runtime, task, image, task.config.environment, STAGE_DIR) };
 }
 
 /**

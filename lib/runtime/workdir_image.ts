@@ -1,15 +1,14 @@
 /**
  * Episode images with the task's starting state already in them: the task image plus one layer holding
  * `environment/workdir/` exactly as staging would write it (same tar, same owner and modes) and Harbor's
- * `/logs/agent` and `/logs/artifacts`, owned by the agent's user. Made once per engine and content (`docker create` +
- * `docker cp` + `docker commit`), so an episode starts with one `docker run` instead of a run and a copy. The
+ * `/logs/agent` and `/logs/artifacts`, owned by the agent's user. Made once per engine and content (the runtime's
+ * `commitArchive`: `docker create` + `cp` + `commit`), so an episode starts with one start instead of a start and a copy. The
  * verifier still starts from the task image itself, which never holds the workdir.
  */
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
-import type { Docker } from "./docker.ts";
+import type { Runtime } from "./runtime.ts";
 import { InfraError } from "../base/errors.ts";
-import { creatingContainer, labelArgs, removeContainer, track } from "./hygiene.ts";
 import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
 
 /** Where the working directory goes and who owns it. */
@@ -83,40 +82,18 @@ function overlaps(a: string, b: string): boolean {
  * VOLUME over the working directory (a commit leaves volumes out, so the tree must be staged into each container).
  */
 export async function buildWorkdirImage(
-  docker: Docker,
+  runtime: Runtime,
   base: string,
   layer: WorkdirLayer,
   taskName: string,
 ): Promise<string | undefined> {
-  const info = await docker.call(["image", "inspect", "--format", "{{.Id}} {{json .Config.Volumes}}", base]);
-  if (info.code !== 0) throw new InfraError(`${taskName}: cannot inspect image ${base}: ${info.stderr}`, "image");
-  const [baseId, volumesJson] = new TextDecoder().decode(info.stdout).trim().split(" ");
-  const volumes = Object.keys(JSON.parse(volumesJson || "null") ?? {});
-  if (volumes.some((v) => (layer.hostDir && overlaps(v, layer.dest)) || overlaps(v, "/logs"))) return undefined;
+  const facts = await runtime.inspectImage(base);
+  if (!facts) throw new InfraError(`${taskName}: cannot inspect image ${base}`, "image");
+  if (facts.volumes.some((v) => (layer.hostDir && overlaps(v, layer.dest)) || overlaps(v, "/logs"))) return undefined;
   const entries = await layerEntries(layer);
-  const tag = workdirTag(baseId, entries);
-  if (await docker.hasImage(tag)) return tag;
-  // Never started: the command only satisfies images without a CMD, and `commit` keeps the base's config otherwise.
-  const created = await creatingContainer(
-    docker,
-    () => docker.call(["create", ...labelArgs("workdir-image", taskName), base, "true"]),
-  );
-  const cid = new TextDecoder().decode(created.stdout).trim();
-  if (created.code !== 0) {
-    throw new InfraError(`${taskName}: cannot create a container of ${base}: ${created.stderr}`, "image");
-  }
-  track(docker, cid);
-  try {
-    const put = await docker.call(["cp", "-", `${cid}:/`], { stdin: tarArchive(entries) });
-    if (put.code !== 0) {
-      throw new InfraError(`${taskName}: cannot copy the workdir into ${base}: ${put.stderr}`, "image");
-    }
-    const commit = await docker.call(["commit", cid, tag], { timeoutMs: 300_000 });
-    if (commit.code !== 0) {
-      throw new InfraError(`${taskName}: cannot commit the workdir image: ${commit.stderr}`, "image");
-    }
-  } finally {
-    await removeContainer(docker, cid);
-  }
+  const tag = workdirTag(facts.id, entries);
+  if (await runtime.inspectImage(tag)) return tag;
+  const made = await runtime.commitArchive(base, tarArchive(entries), tag, taskName);
+  if (!made.ok) throw new InfraError(`${taskName}: ${made.error}`, "image");
   return tag;
 }

@@ -1,9 +1,7 @@
 /** One verification: its timings, the script runs every verifier mode shares, and the way it ends. */
-import type { Docker } from "../runtime/docker.ts";
-import { envArgs } from "../runtime/docker_args.ts";
+import type { Box } from "../runtime/runtime.ts";
 import type { CopyFailure } from "../runtime/container_copy.ts";
 import { InfraError } from "../base/errors.ts";
-import { removeContainer } from "../runtime/hygiene.ts";
 import { parseReward } from "./reward.ts";
 import type { Sandbox } from "../runtime/sandbox.ts";
 import {
@@ -81,7 +79,7 @@ export class Verification {
    * still answers, since the agent may break its own container; an EngineDownError when it does not.
    */
   async agentBroke(error: string, extra: Record<string, number> = {}): Promise<VerifyResult> {
-    await this.box.docker.assertAnswering("verify");
+    await this.box.runtime.assertAnswering("verify");
     return this.fail(error, extra);
   }
 
@@ -92,7 +90,7 @@ export class Verification {
 
   /** A failure of the verifier's own machinery (a clean container, a copy into it): never a reward. */
   async infra(error: string): Promise<never> {
-    await this.box.docker.assertAnswering("verify");
+    await this.box.runtime.assertAnswering("verify");
     throw new InfraError(`${this.box.task.name}: ${error}`, "verify");
   }
 
@@ -106,8 +104,7 @@ export class Verification {
    * root, through a second exec), under the task's verifier timeout; the reward from the framed files.
    */
   async run(
-    docker: Docker,
-    container: string,
+    container: Box,
     plan: ScriptPlan,
     stdin: Uint8Array,
     user: string,
@@ -116,17 +113,14 @@ export class Verification {
     const vcfg = this.cfg;
     const t = performance.now();
     const root = user === "" || user === "root" || user === "0" || user === "0:0";
-    const envFlags = envArgs(env);
     const timeoutMs = vcfg.timeoutSec * 1000;
     let run;
     if (root) {
       const script = `${prepareScript(plan)}\n${testScript(plan.cwd)}`;
-      run = await docker.call(["exec", "-i", "-u", "0", ...envFlags, container, "/bin/sh", "-c", script], {
-        stdin,
-        timeoutMs,
-      });
+      run = await container.exec(["/bin/sh", "-c", script], { user: "0", env, stdin, timeoutMs });
     } else {
-      const prep = await docker.call(["exec", "-i", "-u", "0", container, "/bin/sh", "-c", prepareScript(plan, user)], {
+      const prep = await container.exec(["/bin/sh", "-c", prepareScript(plan, user)], {
+        user: "0",
         stdin,
         timeoutMs: 60_000,
       });
@@ -135,9 +129,7 @@ export class Verification {
         const why = `the verifier's setup failed: ${prep.stderr.trim() || `exit ${prep.code}`}`;
         return this.inAgentState ? await this.agentBroke(why) : await this.infra(why);
       }
-      run = await docker.call(["exec", "-u", user, ...envFlags, container, "/bin/sh", "-c", testScript(plan.cwd)], {
-        timeoutMs,
-      });
+      run = await container.exec(["/bin/sh", "-c", testScript(plan.cwd)], { user, env, timeoutMs });
     }
     this.timings.tests = performance.now() - t;
     const { exit, files } = parseFrames(run.stdout);
@@ -147,7 +139,7 @@ export class Verification {
     }
     if (exit === undefined) {
       // The tests' container went away under them (test.sh may stop it): theirs to answer for, while the engine is up.
-      await this.box.docker.assertAnswering("verify");
+      await this.box.runtime.assertAnswering("verify");
       return this.fail(`the verifier container failed: ${run.stderr.trim() || `exit ${run.code}`}`, {}, testOutput);
     }
     const parsed = parseReward({ json: files["reward.json"], txt: files["reward.txt"] }, this.opts.rewardKey);
@@ -208,11 +200,11 @@ export async function inVerifierBox<B extends VerifierBox>(
     }
     return await fn(vbox, capture);
   } finally {
-    dropLater(v.box, vbox?.id ?? (await pending.catch(() => undefined))?.id);
+    dropLater(v.box, vbox?.box ?? (await pending.catch(() => undefined))?.box);
   }
 }
 
 /** Removes a verifier container off the critical path (tracked, so it is finished at exit if need be). */
-export function dropLater(box: Sandbox, id: string | undefined): void {
-  if (id) box.background(removeContainer(box.docker, id));
+export function dropLater(box: Sandbox, container: Box | undefined): void {
+  if (container) box.background(container.remove());
 }

@@ -10,13 +10,12 @@ import { createVerifier, STAGE_DIR, testsArchivePrefix } from "../runtime/verifi
 export async function verifyIsolated(v: Verification, finalMessage: string): Promise<VerifyResult> {
   const box = v.box;
   const task = box.task;
-  const docker = box.docker;
   // Taken before anything can fail, so that the container is removed on every path.
-  const pending = box.takeVerifier() ?? createVerifier(docker, task, box.image.ref);
+  const pending = box.takeVerifier() ?? createVerifier(box.runtime, task, box.image.ref);
   return await inVerifierBox(v, pending, async (vbox, capture) => {
     const t1 = performance.now();
     const head = await testsArchivePrefix(task, v.opts.step);
-    const copied = await copyFromAgent(box.docker, box.id, box.workdir, vbox.id, STAGE_DIR, head);
+    const copied = await copyFromAgent(box.box, box.workdir, vbox.box, STAGE_DIR, head);
     if (copied) return await v.copyFailed(copied);
     v.timings.copy = performance.now() - t1;
     const plan = {
@@ -26,6 +25,6 @@ export async function verifyIsolated(v: Verification, finalMessage: string): Pro
       tests: { to: "/tests", fresh: false },
       workdir: box.workdir,
     };
-    return await v.run(docker, vbox.id, plan, scriptInput(finalMessage, capture), v.cfg.user ?? "", v.cfg.env);
+    return await v.run(vbox.box, plan, scriptInput(finalMessage, capture), v.cfg.user ?? "", v.cfg.env);
   });
 }

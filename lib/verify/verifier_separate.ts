@@ -39,7 +39,7 @@ export async function verifySeparate(v: Verification, finalMessage: string): Pro
       artifacts: paths,
     };
     const user = v.cfg.user ?? vbox.user;
-    return await v.run(box.docker, vbox.id, plan, scriptInput(finalMessage, capture), user, v.cfg.env);
+    return await v.run(vbox.box, plan, scriptInput(finalMessage, capture), user, v.cfg.env);
   });
 }
 
@@ -48,20 +48,19 @@ export async function verifySeparate(v: Verification, finalMessage: string): Pro
  * into place); a path the agent's container lacks is skipped, as Harbor skips it. Returns undefined, or the failure.
  */
 async function copyArtifacts(box: Sandbox, vbox: SeparateBox, paths: string[]): Promise<CopyFailure | undefined> {
-  const docker = box.docker;
   const stage = STAGE_DIR.slice(1);
   const dir = (name: string): TarEntry => ({ name, type: "dir", mode: 0o700, uid: 0, gid: 0 });
   const dirs: TarEntry[] = [dir(stage), ...paths.map((_, i) => dir(`${stage}/a${i}`))];
   if (vbox.testsIntoWorkdir) {
     dirs.push(...(await testsEntries(box.task)).map((e) => ({ ...e, name: `${stage}/${e.name}` })));
   }
-  const made = await docker.call(["cp", "-", `${vbox.id}:/`], { stdin: tarArchive(dirs), timeoutMs: COPY_TIMEOUT_MS });
-  if (made.code !== 0) {
-    const error = `cannot prepare the separate verifier's container: ${made.stderr.trim()}`;
+  const made = await vbox.box.putArchive("/", tarArchive(dirs), COPY_TIMEOUT_MS);
+  if (!made.ok) {
+    const error = `cannot prepare the separate verifier's container: ${made.error.trim()}`;
     return { error, side: "verifier", missing: false };
   }
   for (const [i, p] of paths.entries()) {
-    const failed = await copyFromAgent(docker, box.id, p, vbox.id, `${STAGE_DIR}/a${i}`);
+    const failed = await copyFromAgent(box.box, p, vbox.box, `${STAGE_DIR}/a${i}`);
     // Harbor skips an artifact that is not there.
     if (failed && !failed.missing) return failed;
   }

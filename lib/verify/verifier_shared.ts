@@ -6,6 +6,7 @@
  * Processes the agent left running keep running (a task may test a service), and can still interfere.
  */
 import { tarArchive } from "../base/tar.ts";
+import type { Box } from "../runtime/runtime.ts";
 import { COPY_TIMEOUT_MS } from "../runtime/container_copy.ts";
 import { scriptInput, type Verification, type VerifyResult } from "./verification.ts";
 import { testsEntries } from "../runtime/verifier_container.ts";
@@ -18,15 +19,17 @@ export async function verifyShared(v: Verification, finalMessage: string): Promi
   // A container the episode saw die is started again at once; otherwise whether it still runs is asked only when the
   // tests could not run: no inspect on the common path.
   if (!box.dead) {
-    const result = await testIn(v, box.id, finalMessage, capture);
-    if (result.error === undefined || !/is not running/.test(result.error) || await box.running()) return result;
+    const result = await testIn(v, box.box, finalMessage, capture);
+    // Docker says "Container X is not running"; podman "can only create exec sessions on running containers".
+    const stopped = /is not running|on running containers/;
+    if (result.error === undefined || !stopped.test(result.error) || await box.running()) return result;
   }
   // The agent stopped its container (`kill -9 -1`): its files are intact, so the tests judge what it left, in the
   // container started again (its processes are gone). A capture task has already failed above.
-  const r = await box.docker.call(["start", box.id], { timeoutMs: 60_000 });
-  if (r.code !== 0) return await v.agentBroke(`cannot start the agent's stopped container again: ${r.stderr.trim()}`);
+  const r = await box.box.restart();
+  if (!r.ok) return await v.agentBroke(`cannot start the agent's stopped container again: ${r.error}`);
   v.extra.container_dead = 1;
-  return await testIn(v, box.id, finalMessage, capture);
+  return await testIn(v, box.box, finalMessage, capture);
 }
 
 /**
@@ -35,21 +38,20 @@ export async function verifyShared(v: Verification, finalMessage: string): Promi
  */
 export async function testIn(
   v: Verification,
-  container: string,
+  container: Box,
   finalMessage: string,
   capture: Uint8Array,
 ): Promise<VerifyResult> {
   const box = v.box;
   const task = box.task;
-  const docker = box.docker;
   const t1 = performance.now();
   // A random stage name: nothing the agent planted beforehand can be merged into it.
   const stage = `.pgs-verify-${crypto.randomUUID().replaceAll("-", "")}`;
   const entries = (await testsEntries(task, v.opts.step)).map((e) => ({ ...e, name: `${stage}/${e.name}` }));
   const tar = tarArchive([{ name: stage, type: "dir", mode: 0o700, uid: 0, gid: 0 }, ...entries]);
-  const put = await docker.call(["cp", "-", `${container}:/`], { stdin: tar, timeoutMs: COPY_TIMEOUT_MS });
+  const put = await container.putArchive("/", tar, COPY_TIMEOUT_MS);
   // The container holds the agent's state (its own, or its snapshot): the agent may have made it refuse the copy.
-  if (put.code !== 0) return await v.agentBroke(`cannot copy tests/ into the agent's container: ${put.stderr.trim()}`);
+  if (!put.ok) return await v.agentBroke(`cannot copy tests/ into the agent's container: ${put.error.trim()}`);
   v.timings.copy = performance.now() - t1;
 
   const plan = {
@@ -60,5 +62,5 @@ export async function testIn(
   };
   // Harbor runs test.sh as [verifier] user, else as the container's default user (the image's USER).
   const user = v.cfg.user ?? box.image.user;
-  return await v.run(docker, container, plan, scriptInput(finalMessage, capture), user, v.cfg.env);
+  return await v.run(container, plan, scriptInput(finalMessage, capture), user, v.cfg.env);
 }

@@ -5,7 +5,7 @@
  * also means a service the agent was asked to leave running is gone.
  */
 import { EngineDownError } from "../base/errors.ts";
-import { removeContainer } from "../runtime/hygiene.ts";
+import type { Box } from "../runtime/runtime.ts";
 import type { Verification, VerifyResult } from "./verification.ts";
 import { startVerifierContainer } from "../runtime/verifier_container.ts";
 import { testIn } from "./verifier_shared.ts";
@@ -13,28 +13,28 @@ import { testIn } from "./verifier_shared.ts";
 /** Verifies `v`'s episode in a fresh container of a snapshot of the agent's. */
 export async function verifySnapshot(v: Verification, finalMessage: string): Promise<VerifyResult> {
   const box = v.box;
-  const docker = box.docker;
+  const runtime = box.runtime;
   const capture = await v.capture();
   if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
   // A stopped container commits all the same; one that died after the episode's last command is found here.
   if (!box.dead && !await box.running()) v.extra.container_dead = 1;
   const t0 = performance.now();
   const tag = `pgs-snapshot:${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const commit = await docker.call(["commit", box.id, tag], { timeoutMs: 300_000 });
-  if (commit.code !== 0) return await v.agentBroke(`cannot snapshot the agent's container: ${commit.stderr.trim()}`);
-  let id: string | undefined;
+  const commit = await box.box.snapshot(tag);
+  if (!commit.ok) return await v.agentBroke(`cannot snapshot the agent's container: ${commit.error}`);
+  let container: Box | undefined;
   try {
     try {
-      id = await startVerifierContainer(docker, box.task, tag, box.task.config.environment, box.workdir);
+      container = await startVerifierContainer(runtime, box.task, tag, box.task.config.environment, box.workdir);
     } catch (e) {
       if (e instanceof EngineDownError) throw e;
       // The snapshot is the agent's state: a container of it that cannot start (no /bin/sh left) is the agent's doing.
       return await v.agentBroke((e as Error).message);
     }
     v.timings.copy = performance.now() - t0;
-    return await testIn(v, id, finalMessage, capture);
+    return await testIn(v, container, finalMessage, capture);
   } finally {
-    if (id) await removeContainer(docker, id);
-    await docker.call(["rmi", "-f", tag]).catch(() => {});
+    if (container) await container.remove();
+    await runtime.removeImage(tag);
   }
 }

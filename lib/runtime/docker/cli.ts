@@ -1,24 +1,16 @@
 /**
- * The `docker` CLI, driven with argv arrays (never shell strings), one engine per instance. Every call has a bound,
+ * A docker-like CLI (`docker`, or another `CliEngine`), driven with argv arrays (never shell strings), one engine per
+ * instance. Every call has a bound,
  * and the client watches its engine: a probe (see `ping`) failing twice within 10 s each, or container lifecycle
  * calls timing out three times in a row, marks the engine down. Then every call in flight is killed and every later
  * call fails at once with EngineDownError, so that a run stops cleanly instead of waiting on a wedged daemon.
  */
-import { EngineDownError, InfraError } from "../base/errors.ts";
+import { EngineDownError, InfraError } from "../../base/errors.ts";
+import type { ProcResult } from "../runtime.ts";
+import { type CliEngine, DOCKER_ENGINE } from "./engine.ts";
 
-/** What a finished `docker` call returned. */
-export interface DockerResult {
-  /** The CLI's exit code. */
-  code: number;
-  /** Stdout as written. */
-  stdout: Uint8Array;
-  /** Stderr decoded and trimmed. */
-  stderr: string;
-  /** Stderr as written (not decoded, not trimmed). */
-  stderrRaw: Uint8Array;
-  /** True when the call was killed at its timeout. */
-  timedOut: boolean;
-}
+/** What a finished CLI call returned. */
+export type DockerResult = ProcResult;
 
 /** Options of one `docker` call. */
 export interface DockerCallOptions {
@@ -40,19 +32,24 @@ const PROBE_MS = 10_000;
 const MAX_LIFECYCLE_TIMEOUTS = 3;
 const LIFECYCLE = new Set(["run", "create", "start", "rm", "commit", "stop", "kill", "restart"]);
 
-/** A Docker engine reached through the CLI; `host` is a DOCKER_HOST value (default: the environment's). */
-export class Docker {
+/** An engine reached through its CLI; `host` is a DOCKER_HOST (or the engine's `hostVar`) value. */
+export class DockerCli {
   #children = new Set<Deno.ChildProcess>();
   #down?: EngineDownError;
   #probe?: Promise<boolean>;
   #lifecycleTimeouts = 0;
 
-  /** A client of the engine at `host` (default: the environment's DOCKER_HOST). */
-  constructor(readonly host?: string) {}
+  /** A client of the engine at `host` (default: the environment's) through the CLI `cli` names (default docker). */
+  constructor(readonly host?: string, readonly cli: CliEngine = DOCKER_ENGINE) {}
 
-  /** The engine's name in messages: its DOCKER_HOST value. */
+  /** The engine's address in messages: its DOCKER_HOST (or `hostVar`) value. */
+  get engine(): string {
+    return this.host ?? Deno.env.get(this.cli.hostVar) ?? this.cli.defaultHost;
+  }
+
+  /** Same as `engine`. */
   get name(): string {
-    return this.host ?? Deno.env.get("DOCKER_HOST") ?? "unix:///var/run/docker.sock";
+    return this.engine;
   }
 
   /** Set once the engine was found not answering; every call then fails with it. */
@@ -83,7 +80,7 @@ export class Docker {
     })().finally(() => this.#probe = undefined);
     if (!await this.#probe) {
       throw this.markDown(
-        new EngineDownError(this.name, stage, `it did not answer twice in a row within ${PROBE_MS / 1000} s`),
+        new EngineDownError(this.engine, stage, `it did not answer twice in a row within ${PROBE_MS / 1000} s`),
       );
     }
   }
@@ -93,9 +90,9 @@ export class Docker {
     child.status.finally(() => this.#children.delete(child)).catch(() => {});
   }
 
-  /** The environment the CLI runs with: DOCKER_HOST pinned when this client names an engine. */
+  /** The environment the CLI runs with: DOCKER_HOST (or `hostVar`) pinned when this client names an engine. */
   env(): Record<string, string> {
-    return this.host ? { DOCKER_HOST: this.host } : {};
+    return this.host ? { [this.cli.hostVar]: this.host } : {};
   }
 
   /**
@@ -104,7 +101,7 @@ export class Docker {
    */
   spawn(args: string[], opts: { stdin?: boolean; timeoutMs?: number } = {}): Deno.ChildProcess {
     if (this.#down) throw this.#down;
-    const child = new Deno.Command("docker", {
+    const child = new Deno.Command(this.cli.binary, {
       args,
       env: this.env(),
       stdin: opts.stdin ? "piped" : "null",
@@ -128,7 +125,7 @@ export class Docker {
     if (this.#down) throw this.#down;
     let child: Deno.ChildProcess;
     try {
-      child = new Deno.Command("docker", {
+      child = new Deno.Command(this.cli.binary, {
         args,
         env: this.env(),
         stdin: opts.stdin ? "piped" : "null",
@@ -136,7 +133,8 @@ export class Docker {
         stderr: "piped",
       }).spawn();
     } catch (e) {
-      throw new InfraError(`cannot run the docker CLI: ${(e as Error).message}`, "docker", { cause: e });
+      const what = `cannot run the ${this.cli.binary} CLI: ${(e as Error).message}`;
+      throw new InfraError(what, this.cli.binary, { cause: e });
     }
     this.#register(child);
     let timedOut = false;
@@ -181,25 +179,26 @@ export class Docker {
     if (++this.#lifecycleTimeouts >= MAX_LIFECYCLE_TIMEOUTS) {
       throw this.markDown(
         new EngineDownError(
-          this.name,
-          `docker ${cmd}`,
+          this.engine,
+          `${this.cli.binary} ${cmd}`,
           `${MAX_LIFECYCLE_TIMEOUTS} container lifecycle calls in a row timed out`,
         ),
       );
     }
     // One timeout may be a busy engine: ask whether it answers at all, off the caller's path.
-    this.assertAnswering(`docker ${cmd}`).catch(() => {});
+    this.assertAnswering(`${this.cli.binary} ${cmd}`).catch(() => {});
   }
 
   /** Runs `docker ...args` and returns its stdout as text; a failure throws InfraError naming `stage`. */
   async ok(args: string[], stage: string, opts: DockerCallOptions = {}): Promise<string> {
     const r = await this.call(args, opts);
     if (r.timedOut) {
-      throw new InfraError(`docker ${args[0]} timed out after ${opts.timeoutMs ?? DEFAULT_CALL_MS} ms`, stage);
+      const bound = opts.timeoutMs ?? DEFAULT_CALL_MS;
+      throw new InfraError(`${this.cli.binary} ${args[0]} timed out after ${bound} ms`, stage);
     }
     if (r.code !== 0) {
       const why = r.stderr.split("\n").filter((l) => l.trim()).pop() ?? `exit code ${r.code}`;
-      throw new InfraError(`docker ${args[0]} failed: ${why}`, stage);
+      throw new InfraError(`${this.cli.binary} ${args[0]} failed: ${why}`, stage);
     }
     return decoder.decode(r.stdout);
   }
@@ -211,7 +210,7 @@ export class Docker {
    */
   async ping(): Promise<boolean> {
     try {
-      const r = await this.call(["network", "inspect", "--format", "{{.Name}}", "none"], { timeoutMs: PROBE_MS });
+      const r = await this.call(this.cli.probe, { timeoutMs: PROBE_MS });
       // An engine without a `none` network (not Docker's) still answered.
       return !r.timedOut && (r.code === 0 || !/cannot connect|error during connect|connection refused/i.test(r.stderr));
     } catch {

@@ -1,0 +1,54 @@
+/** `docker run`/`docker create`/`docker exec` flags: env, limits, hygiene labels, and a whole `run` of a `BoxSpec`. */
+import { boxLabels } from "../hygiene.ts";
+import type { BoxExecOptions, BoxLimits, BoxSpec } from "../runtime.ts";
+import type { CliEngine } from "./engine.ts";
+
+/** The `-e` flags of an env table. */
+export function envArgs(env: Record<string, string>): string[] {
+  return Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
+}
+
+/** The engine's init flags, the CPU, memory (swap off) and PID limits, `--gpus` when asked, `--network none` unless allowed. */
+export function limitArgs(cli: CliEngine, limits: BoxLimits): string[] {
+  return [
+    ...cli.initArgs,
+    `--cpus=${limits.cpus}`,
+    `--memory=${limits.memoryMb}m`,
+    `--memory-swap=${limits.memoryMb}m`,
+    `--pids-limit=${limits.pidsLimit}`,
+    ...(limits.gpus ? [`--gpus=${limits.gpus}`] : []),
+    ...(limits.network ? [] : ["--network", "none"]),
+  ];
+}
+
+/** `--label` flags marking a container as this process's, for `role` and `task`. */
+export function labelArgs(role: string, task: string): string[] {
+  return Object.entries(boxLabels(role, task)).flatMap(([k, v]) => ["--label", `${k}=${v}`]);
+}
+
+/** The whole `run -d` of a box. */
+export function runArgs(cli: CliEngine, spec: BoxSpec): string[] {
+  const [first, ...rest] = spec.command;
+  return [
+    "run",
+    "-d",
+    ...(spec.stdinOpen ? ["-i"] : []),
+    ...limitArgs(cli, spec.limits),
+    ...labelArgs(spec.role, spec.task),
+    ...envArgs(spec.env ?? {}),
+    ...(spec.user !== undefined ? ["-u", spec.user] : []),
+    "-w",
+    spec.workdir,
+    ...(spec.replaceEntrypoint ? ["--entrypoint", first, spec.image, ...rest] : [spec.image, first, ...rest]),
+  ];
+}
+
+/** The flags of an `exec` before the container's id: `-i` with stdin, then user, directory and env. */
+export function execArgs(opts: BoxExecOptions & { interactive?: boolean }): string[] {
+  return [
+    ...(opts.interactive ? ["-i"] : []),
+    ...(opts.user !== undefined ? ["-u", opts.user] : []),
+    ...(opts.workdir !== undefined ? ["-w", opts.workdir] : []),
+    ...envArgs(opts.env ?? {}),
+  ];
+}

@@ -1,0 +1,88 @@
+/** One container of a Docker-like engine as a `Box`: execs, tar copies (`cp`), state, restart, commit, removal. */
+import type { ArchiveRead, Box, BoxExecOptions, BoxState, Done, ExecProcess, ProcResult } from "../runtime.ts";
+import { execArgs } from "./args.ts";
+import type { Docker } from "./docker.ts";
+
+/** The bound of a call that names none. */
+const DEFAULT_MS = 120_000;
+
+/** A container of `runtime`, by id. */
+export class DockerBox implements Box {
+  /** The container `id` on `runtime`. */
+  constructor(readonly runtime: Docker, readonly id: string) {}
+
+  /** `exec [-i] [-u] [-w] [-e...] ID argv`, bounded. */
+  exec(argv: string[], opts: BoxExecOptions = {}): Promise<ProcResult> {
+    const flags = execArgs({ ...opts, interactive: opts.stdin !== undefined });
+    return this.runtime.call(["exec", ...flags, this.id, ...argv], {
+      stdin: opts.stdin,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_MS,
+    });
+  }
+
+  /** `exec -i ...` (stdin piped) or `exec ...` as a long-lived child process. */
+  spawn(argv: string[], opts: { user?: string; workdir?: string; stdin?: boolean } = {}): ExecProcess {
+    const flags = execArgs({ user: opts.user, workdir: opts.workdir, interactive: opts.stdin });
+    return this.runtime.spawn(["exec", ...flags, this.id, ...argv], { stdin: opts.stdin });
+  }
+
+  /** `cp - ID:PARENT` with the archive on stdin. */
+  async putArchive(
+    parent: string,
+    archive: Uint8Array | ReadableStream<Uint8Array>,
+    timeoutMs?: number,
+  ): Promise<Done> {
+    const r = await this.runtime.call(["cp", "-", `${this.id}:${parent}`], { stdin: archive, timeoutMs });
+    return r.code === 0 ? { ok: true } : { ok: false, error: r.stderr || `${this.#bin} cp exited ${r.code}` };
+  }
+
+  /** `cp ID:PATH -`, killed at `timeoutMs`. */
+  getArchive(path: string, timeoutMs?: number): ArchiveRead {
+    const child = this.runtime.spawn(["cp", `${this.id}:${path}`, "-"], { timeoutMs });
+    const bin = this.#bin;
+    const done = Promise.all([child.status, new Response(child.stderr).text()]).then(([status, err]) => {
+      if (status.success) return { ok: true as const };
+      const error = err.trim() || `${bin} cp exited ${status.code}`;
+      return { ok: false as const, error, missing: /no such|could not find/i.test(err) };
+    });
+    return {
+      stream: child.stdout,
+      done,
+      cancel: () => {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* gone */ }
+      },
+    };
+  }
+
+  /** `inspect --format {{.State.Running}}`. */
+  async state(): Promise<BoxState> {
+    const r = await this.runtime.call(["inspect", "--format", "{{.State.Running}}", this.id]);
+    const said = new TextDecoder().decode(r.stdout).trim();
+    if (said === "true") return { status: "running", detail: "" };
+    if (said === "false") return { status: "stopped", detail: "" };
+    return { status: "unknown", detail: r.stderr || `inspect exit ${r.code}` };
+  }
+
+  /** `start ID`. */
+  async restart(): Promise<Done> {
+    const r = await this.runtime.call(["start", this.id], { timeoutMs: 60_000 });
+    return r.code === 0 ? { ok: true } : { ok: false, error: r.stderr.trim() };
+  }
+
+  /** `commit ID TAG`. */
+  async snapshot(tag: string): Promise<Done> {
+    const r = await this.runtime.call(["commit", this.id, tag], { timeoutMs: 300_000 });
+    return r.code === 0 ? { ok: true } : { ok: false, error: r.stderr.trim() };
+  }
+
+  /** Removes the container through the engine's removal queue. */
+  remove(): Promise<boolean> {
+    return this.runtime.hygiene.remove(this.id);
+  }
+
+  get #bin(): string {
+    return this.runtime.cli.binary;
+  }
+}

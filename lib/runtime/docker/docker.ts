@@ -1,0 +1,142 @@
+/**
+ * Docker as a `Runtime`: the CLI driver (`cli.ts`) plus images, boxes and hygiene, all through argv built here and in
+ * `args.ts`. Another docker-like CLI (podman) reuses it with its own `CliEngine` and overrides only what differs.
+ */
+import { creatingContainer } from "../hygiene.ts";
+import {
+  type BoxSpec,
+  BoxStartError,
+  type BuildOutcome,
+  type Done,
+  type ImageFacts,
+  type Runtime,
+} from "../runtime.ts";
+import { labelArgs, runArgs } from "./args.ts";
+import { DockerBox } from "./box.ts";
+import { DockerCli } from "./cli.ts";
+import { type CliEngine, DOCKER_ENGINE } from "./engine.ts";
+import { gpuProblem } from "./gpus.ts";
+import { DockerHygiene } from "./hygiene.ts";
+
+const decoder = new TextDecoder();
+
+/** A Docker engine reached through the CLI; `host` is a DOCKER_HOST value (default: the environment's). */
+export class Docker extends DockerCli implements Runtime {
+  /** This engine's tracked boxes, removal queue and sweep. */
+  readonly hygiene: DockerHygiene;
+
+  /** A client of the engine at `host` (default: the environment's) through `cli` (default: the docker CLI). */
+  constructor(host?: string, cli: CliEngine = DOCKER_ENGINE) {
+    super(host, cli);
+    this.hygiene = new DockerHygiene(this, this);
+  }
+
+  /** The registry name (`docker`, or the engine's). */
+  get kind(): string {
+    return this.cli.kind;
+  }
+
+  /** The container `id` of this engine as a `Box` (one pgs did not start is not tracked). */
+  box(id: string): DockerBox {
+    return new DockerBox(this, id);
+  }
+
+  /** `image inspect` of id, architecture, USER, WORKDIR and VOLUMEs; undefined when the engine lacks the image. */
+  async inspectImage(ref: string): Promise<ImageFacts | undefined> {
+    const r = await this.call(["image", "inspect", "--format", "{{.Id}} {{.Architecture}} {{json .Config}}", ref]);
+    if (r.code !== 0) return undefined;
+    const [id, arch, ...rest] = decoder.decode(r.stdout).trim().split(" ");
+    const config = JSON.parse(rest.join(" ") || "null") ?? {};
+    return {
+      id,
+      arch: arch ?? "",
+      user: String(config.User ?? ""),
+      workdir: String(config.WorkingDir ?? ""),
+      volumes: Object.keys(config.Volumes ?? {}),
+    };
+  }
+
+  /** `pull -q REF`, bounded. */
+  async pullImage(ref: string, timeoutMs: number): Promise<boolean> {
+    return (await this.call(["pull", "-q", ref], { timeoutMs })).code === 0;
+  }
+
+  /** `build -q --force-rm -t TAG DIR`, bounded. */
+  async buildImage(contextDir: string, tag: string, timeoutMs: number): Promise<BuildOutcome> {
+    // --force-rm: the legacy builder keeps the container of a failed RUN step otherwise, an orphan per attempt.
+    const r = await this.call(["build", "-q", "--force-rm", "-t", tag, contextDir], { timeoutMs });
+    return r.code === 0 && !r.timedOut ? { ok: true } : { ok: false, timedOut: r.timedOut, stderr: r.stderr };
+  }
+
+  /** `create` (never started) + `cp -` + `commit`, then the container removed. */
+  async commitArchive(base: string, archive: Uint8Array, tag: string, task: string): Promise<Done> {
+    // The command only satisfies images without a CMD; `commit` keeps the base's config otherwise.
+    const created = await creatingContainer(
+      this,
+      () => this.call(["create", ...labelArgs("workdir-image", task), base, "true"]),
+    );
+    const cid = decoder.decode(created.stdout).trim();
+    if (created.code !== 0) return { ok: false, error: `cannot create a container of ${base}: ${created.stderr}` };
+    this.hygiene.track(cid);
+    const box = this.box(cid);
+    try {
+      const put = await box.putArchive("/", archive);
+      if (!put.ok) return { ok: false, error: `cannot copy the workdir into ${base}: ${put.error}` };
+      const commit = await box.snapshot(tag);
+      if (!commit.ok) return { ok: false, error: `cannot commit the workdir image: ${commit.error}` };
+      return { ok: true };
+    } finally {
+      await box.remove();
+    }
+  }
+
+  /** `rmi -f REF`; never throws. */
+  async removeImage(ref: string): Promise<void> {
+    await this.call(["rmi", "-f", ref]).catch(() => {});
+  }
+
+  /** Why this engine cannot give containers GPUs (no nvidia runtime), or undefined. */
+  gpuProblem(): Promise<string | undefined> {
+    return gpuProblem(this);
+  }
+
+  /** `run -d ...`; a container created but not started is removed, and the failure is a BoxStartError. */
+  async start(spec: BoxSpec): Promise<DockerBox> {
+    const stage = spec.stage ?? "start";
+    const r = await creatingContainer(this, () => this.call(runArgs(this.cli, spec)));
+    const id = decoder.decode(r.stdout).trim();
+    if (r.code !== 0 || r.timedOut) {
+      if (/^[0-9a-f]{64}$/.test(id)) await this.hygiene.remove(id); // created but not started
+      if (this.down) throw this.down;
+      const why = r.timedOut ? `timed out after 120000 ms` : `failed: ${lastWords(r.stderr) ?? `exit code ${r.code}`}`;
+      throw new BoxStartError(`${this.cli.binary} run ${why}`, stage, r.stderr);
+    }
+    this.hygiene.track(id);
+    return this.box(id);
+  }
+
+  /** Removes containers left on this host by dead pgs processes (by label); once per client. */
+  sweepOrphans(): Promise<string[]> {
+    return this.hygiene.sweepOrphans();
+  }
+
+  /** Removes every container of this process on this engine. */
+  removeOwn(): Promise<void> {
+    return this.hygiene.removeOwn();
+  }
+
+  /** Removes the tracked containers synchronously (exit). */
+  removeOwnSync(): void {
+    this.hygiene.removeOwnSync();
+  }
+
+  /** Containers this process started here and has not removed. */
+  tracked(): string[] {
+    return this.hygiene.tracked();
+  }
+}
+
+/** The last line of a CLI's error that says something (not its `Run 'docker run --help'` pointer). */
+function lastWords(stderr: string): string | undefined {
+  return stderr.split("\n").filter((l) => l.trim() && !/^(Run|See) '.* --help'/.test(l.trim())).pop();
+}

@@ -1,0 +1,134 @@
+/**
+ * One engine's share of box hygiene, as the Docker runtime's own state: the boxes this process started there and
+ * has not removed, the queue removals go through, and the sweep of what dead pgs processes left (by label).
+ */
+import { enlist, LABELS, owner, ownerAlive } from "../hygiene.ts";
+import type { Runtime } from "../runtime.ts";
+import type { DockerCli } from "./cli.ts";
+
+/** Tracked boxes, removals and sweeps on one engine. */
+export class DockerHygiene {
+  #live = new Set<string>();
+  #swept = false;
+  #queue: [string, (gone: boolean) => void][] = [];
+  #draining = false;
+
+  /** The hygiene of `cli`'s engine; `runtime` is enlisted for the exit sweep on the first tracked box. */
+  constructor(readonly cli: DockerCli, readonly runtime: Runtime) {}
+
+  /** Records a box this process must remove before it exits. */
+  track(id: string): void {
+    this.#live.add(id);
+    enlist(this.runtime);
+  }
+
+  /** Forgets a box once it has been removed. */
+  untrack(id: string): void {
+    this.#live.delete(id);
+  }
+
+  /** Ids of boxes this process still owns here. */
+  tracked(): string[] {
+    return [...this.#live];
+  }
+
+  #label(key: string): string {
+    return this.cli.cli.labelField?.(key) ?? `{{.Label "${key}"}}`;
+  }
+
+  /** Removes containers left on this host by pgs processes that are gone; once per engine per process. */
+  async sweepOrphans(): Promise<string[]> {
+    if (this.#swept) return [];
+    this.#swept = true;
+    const r = await this.cli.call([
+      "ps",
+      "-a",
+      "--filter",
+      `label=${LABELS.marker}=1`,
+      "--filter",
+      `label=${LABELS.host}=${owner().host}`,
+      "--format",
+      `{{.ID}} ${this.#label(LABELS.pid)} ${this.#label(LABELS.start)}`,
+    ]);
+    if (r.code !== 0) return [];
+    const dead = new TextDecoder().decode(r.stdout).split("\n").filter(Boolean).map((l) => l.split(" "))
+      .filter(([, pid, start]) => !ownerAlive(Number(pid), start ?? "")).map(([id]) => id);
+    if (dead.length) await this.cli.call(["rm", "-f", ...dead]);
+    return dead;
+  }
+
+  /**
+   * Removes a container (`rm -f -v`); on failure it stays tracked and is retried at exit. With `serialRemovals` the
+   * removals on one engine go one at a time, each its own call: dockerd 20.10 (before 20.10.27) can deadlock when two
+   * containers' network teardowns overlap (moby/moby#46661, fixed by moby/libnetwork#2679), and one `docker rm` of
+   * many ids fans out into parallel teardowns.
+   */
+  remove(id: string): Promise<boolean> {
+    if (!this.cli.cli.serialRemovals) return this.#removeOne(id);
+    return new Promise((resolve) => {
+      this.#queue.push([id, resolve]);
+      if (!this.#draining) void this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#draining = true;
+    try {
+      for (let next = this.#queue.shift(); next; next = this.#queue.shift()) {
+        const [id, done] = next;
+        done(await this.#removeOne(id));
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  async #removeOne(id: string): Promise<boolean> {
+    const res = await this.cli.call(["rm", "-f", "-v", id], { timeoutMs: 60_000 }).catch(() => null);
+    // One the daemon does not know is gone already.
+    const gone = res !== null && !res.timedOut && (res.code === 0 || /No such container/i.test(res.stderr));
+    if (gone) this.untrack(id);
+    return gone;
+  }
+
+  /** Removes every tracked container synchronously, retrying once; skipped when the engine was found down. */
+  removeOwnSync(): void {
+    // An engine found down would hang a synchronous call: its containers are swept by the next run instead.
+    for (let attempt = 0; attempt < 2 && this.#live.size && !this.cli.down; attempt++) {
+      const ids = [...this.#live];
+      try {
+        const out = new Deno.Command(this.cli.cli.binary, {
+          args: ["rm", "-f", "-v", ...ids],
+          env: this.cli.env(),
+          stderr: "piped",
+        }).outputSync();
+        const err = new TextDecoder().decode(out.stderr);
+        for (const id of ids) if (out.code === 0 || !err.includes(id)) this.#live.delete(id);
+      } catch { /* retried below */ }
+    }
+  }
+
+  /** Removes the tracked containers and any labelled with this process's run, asynchronously. */
+  async removeOwn(): Promise<void> {
+    const me = owner();
+    const ps = await this.cli.call(
+      // Full ids, as tracked ones are: the same container must not be named twice (the second removal would fail).
+      [
+        "ps",
+        "-aq",
+        "--no-trunc",
+        "--filter",
+        `label=${LABELS.pid}=${me.pid}`,
+        "--filter",
+        `label=${LABELS.run}=${me.run}`,
+      ],
+      { timeoutMs: 30_000 },
+    ).catch(() => null);
+    const labelled = ps ? new TextDecoder().decode(ps.stdout).split("\n").filter(Boolean) : [];
+    const ids = [...new Set([...this.#live, ...labelled])];
+    if (!ids.length) return;
+    const r = await this.cli.call(["rm", "-f", "-v", ...ids], { timeoutMs: 60_000 }).catch(() => null);
+    // The CLI names each container it could not remove; the others are gone.
+    if (r) { for (const id of ids) if (r.code === 0 || !r.stderr.includes(id)) this.#live.delete(id); }
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * A pass-through check of a tar stream made inside a box (the box's own `tar`, which the agent may have replaced):
+ * every member must lie under one top folder, with no `..`, nothing below a symlink and hard links that stay inside,
+ * so that extracting the stream into another box writes only where an engine's own `cp CONTAINER:PATH -` would. A
+ * member's header is passed on only after it was checked; the first bad one ends the stream with an error.
+ */
+
+const BLOCK = 512;
+const dec = new TextDecoder();
+
+/** Member types a copy of a tree may hold: files, hard links, symlinks, devices, folders, fifos, contiguous files. */
+const PLAIN_TYPES = new Set(["0", "\0", "1", "2", "3", "4", "5", "6", "7"]);
+/** Headers that only describe the next member: pax extended (`x`), GNU long name (`L`) and long link (`K`). */
+const EXTENSION_TYPES = new Set(["x", "L", "K"]);
+
+function field(h: Uint8Array, off: number, len: number): string {
+  const raw = h.subarray(off, off + len);
+  const nul = raw.indexOf(0);
+  return dec.decode(nul >= 0 ? raw.subarray(0, nul) : raw);
+}
+
+function octal(h: Uint8Array, off: number, len: number): number {
+  if (h[off] & 0x80) {
+    let n = 0;
+    for (let i = off + 1; i < off + len; i++) n = n * 256 + h[i];
+    return n;
+  }
+  const s = field(h, off, len).trim();
+  return s ? parseInt(s, 8) : 0;
+}
+
+function paxRecords(data: Uint8Array): Record<string, string> {
+  const out: Record<string, string> = {};
+  let i = 0;
+  while (i < data.length) {
+    const sp = data.indexOf(0x20, i);
+    if (sp < 0) break;
+    const len = parseInt(dec.decode(data.subarray(i, sp)), 10);
+    if (!(len > 0)) break;
+    const rec = data.subarray(sp + 1, i + len);
+    const eq = rec.indexOf(0x3d);
+    const end = rec[rec.length - 1] === 10 ? rec.length - 1 : rec.length;
+    if (eq > 0) out[dec.decode(rec.subarray(0, eq))] = dec.decode(rec.subarray(eq + 1, end));
+    i += len;
+  }
+  return out;
+}
+
+/** `name` without a leading `./` or trailing slashes; undefined when it is absolute or has a `..` component. */
+function clean(name: string): string | undefined {
+  const n = name.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  if (n.startsWith("/") || n.split("/").some((c) => c === "..")) return undefined;
+  return n;
+}
+
+/** Why member `name` (a hard link's target when `link`) may not be written, or undefined when it may. */
+function refusal(name: string, top: string, symlinks: Set<string>): string | undefined {
+  const n = clean(name);
+  if (n === undefined || (n !== top && !n.startsWith(`${top}/`))) return `it is outside ${top}`;
+  const parts = n.split("/");
+  for (let i = 1; i < parts.length; i++) {
+    const up = parts.slice(0, i).join("/");
+    if (symlinks.has(up)) return `it lies below the symlink ${up}`;
+  }
+}
+
+/**
+ * A TransformStream that passes a tar archive through unchanged while checking that every member lies under `top`
+ * (a path's basename, as `cp CONTAINER:PATH -` names members); it errors with a one-line reason on the first member
+ * that does not, before any byte of that member's header is passed on. `onEnd` is called once the first end block
+ * was passed on (a reader may stop there; only zeros may follow).
+ */
+export function tarGuard(top: string, onEnd: () => void = () => {}): TransformStream<Uint8Array, Uint8Array> {
+  let buf = new Uint8Array(0);
+  /** Bytes of member content (padded) still to pass through unchecked. */
+  let skip = 0;
+  /** An extension header waiting for its data: its type and padded/real sizes. */
+  let ext: { type: string; size: number; padded: number; header: Uint8Array } | undefined;
+  let pax: Record<string, string> = {};
+  let longName: string | undefined;
+  let longLink: string | undefined;
+  let ended = false;
+  const symlinks = new Set<string>();
+
+  const take = (n: number): Uint8Array => {
+    const out = buf.subarray(0, n);
+    buf = buf.subarray(n);
+    return out;
+  };
+
+  const step = (out: TransformStreamDefaultController<Uint8Array>): boolean => {
+    if (skip > 0) {
+      if (!buf.length) return false;
+      const k = Math.min(skip, buf.length);
+      out.enqueue(take(k).slice());
+      skip -= k;
+      return true;
+    }
+    if (ext) {
+      if (buf.length < ext.padded) return false;
+      const data = take(ext.padded).slice();
+      const body = data.subarray(0, ext.size);
+      if (ext.type === "x") pax = paxRecords(body);
+      else if (ext.type === "L") longName = field(body, 0, body.length);
+      else longLink = field(body, 0, body.length);
+      out.enqueue(ext.header);
+      out.enqueue(data);
+      ext = undefined;
+      return true;
+    }
+    if (buf.length < BLOCK) return false;
+    const h = take(BLOCK).slice();
+    if (ended || h.every((b) => b === 0)) {
+      // After the first end block only end blocks (zeros) may follow.
+      if (!h.every((b) => b === 0)) throw new Error("the archive has data after its end");
+      out.enqueue(h);
+      if (!ended) onEnd();
+      ended = true;
+      return true;
+    }
+    const type = String.fromCharCode(h[156]);
+    const size = pax.size !== undefined && !EXTENSION_TYPES.has(type) ? Number(pax.size) : octal(h, 124, 12);
+    const padded = Math.ceil(size / BLOCK) * BLOCK;
+    if (EXTENSION_TYPES.has(type)) {
+      if (size > 1 << 20) throw new Error(`a ${type} header of ${size} bytes`);
+      ext = { type, size, padded, header: h };
+      return true;
+    }
+    if (!PLAIN_TYPES.has(type)) throw new Error(`a member of type ${JSON.stringify(type)}`);
+    const prefix = field(h, 345, 155);
+    const name = pax.path ?? longName ?? (prefix ? `${prefix}/${field(h, 0, 100)}` : field(h, 0, 100));
+    const link = pax.linkpath ?? longLink ?? field(h, 157, 100);
+    pax = {};
+    longName = longLink = undefined;
+    const bad = refusal(name, top, symlinks);
+    if (bad) throw new Error(`member ${JSON.stringify(name)}: ${bad}`);
+    if (type === "1") {
+      const badLink = refusal(link, top, symlinks);
+      if (badLink) throw new Error(`hard link ${JSON.stringify(name)} to ${JSON.stringify(link)}: ${badLink}`);
+    }
+    if (type === "2") symlinks.add(clean(name)!);
+    out.enqueue(h);
+    // Only files carry content (a hard link's or a folder's size field is ignored by extractors, but passed as is).
+    skip = type === "0" || type === "\0" || type === "7" ? padded : 0;
+    return true;
+  };
+
+  return new TransformStream({
+    transform(chunk, out) {
+      const joined = new Uint8Array(buf.length + chunk.length);
+      joined.set(buf);
+      joined.set(chunk, buf.length);
+      buf = joined;
+      while (step(out)) { /* consumed */ }
+    },
+    flush() {
+      if (skip > 0 || ext || buf.length) throw new Error("the archive ends inside a member");
+    },
+  });
+}

@@ -1,0 +1,219 @@
+/**
+ * The seam under every layer above `lib/runtime/`: a `Runtime` is one container engine (a Docker daemon, a podman
+ * host, ...) that resolves and builds images, starts boxes from them with limits, labels and env, and sweeps what
+ * its own dead processes left; a `Box` is one running container of it, with one-shot and long-lived execs (the exec
+ * channel runs on the latter), tar copies in and out, a snapshot, and removal. Every call is bounded. The episode
+ * `Sandbox`, the verifier modes, steps, the oracle and `HarborEnv` use nothing else, so a runtime is one folder
+ * under `lib/runtime/` plus a line in `registry.ts`.
+ */
+import { type EngineDownError, InfraError } from "../base/errors.ts";
+
+/** What a finished one-shot command (an exec in a box) returned; it never throws on a non-zero exit. */
+export interface ProcResult {
+  /** The command's exit code (the engine CLI's own code when it failed before running it). */
+  code: number;
+  /** Stdout as written. */
+  stdout: Uint8Array;
+  /** Stderr decoded and trimmed. */
+  stderr: string;
+  /** Stderr as written (not decoded, not trimmed). */
+  stderrRaw: Uint8Array;
+  /** True when the command was killed at its bound. */
+  timedOut: boolean;
+}
+
+/** A long-lived process in a box with piped stdio; `Deno.ChildProcess` is one (a CLI such as `docker exec -i`). */
+export interface ExecProcess {
+  /** The process's stdin (piped only when asked for). */
+  readonly stdin: WritableStream<Uint8Array>;
+  /** The process's stdout. */
+  readonly stdout: ReadableStream<Uint8Array>;
+  /** The process's stderr. */
+  readonly stderr: ReadableStream<Uint8Array>;
+  /** Resolves when the process ended. */
+  readonly status: Promise<{ success: boolean; code: number }>;
+  /** Kills the process (and, for a CLI, the exec it drives). */
+  kill(signal?: Deno.Signal): void;
+}
+
+/** Success, or a one-line reason that names what failed (the engine's own words at the end). */
+export type Done = { ok: true } | { ok: false; error: string };
+
+/** How one command runs in a box. */
+export interface BoxExecOptions {
+  /** User name or `uid[:gid]` (default: the box's user, i.e. the image's USER unless the box was started as another). */
+  user?: string;
+  /** Directory the command starts in (default: the box's working directory). */
+  workdir?: string;
+  /** Extra environment (default none). */
+  env?: Record<string, string>;
+  /** Bytes or a stream fed to the command's stdin (default: none, stdin closed). */
+  stdin?: Uint8Array | ReadableStream<Uint8Array>;
+  /** Kill the command after this many milliseconds (default 120 000). */
+  timeoutMs?: number;
+}
+
+/** Whether a box runs: `stopped` when the engine knows it ended, `unknown` when the engine cannot say (gone, down). */
+export interface BoxState {
+  /** What the engine said. */
+  status: "running" | "stopped" | "unknown";
+  /** The engine's words when `unknown`. */
+  detail: string;
+}
+
+/** A tar stream read out of a box; `done` tells whether the whole tree came. */
+export interface ArchiveRead {
+  /** The archive (its first component is the path's basename, as `docker cp CONTAINER:PATH -` writes it). */
+  readonly stream: ReadableStream<Uint8Array>;
+  /** Settles after the stream ended; `missing` when the path does not exist in the box. */
+  readonly done: Promise<Done & { missing?: boolean }>;
+  /** Stops the read early. */
+  cancel(): void;
+}
+
+/** One running container of a runtime. Removing it twice is harmless. */
+export interface Box {
+  /** The engine's id of the box (unique on its engine). */
+  readonly id: string;
+  /** The runtime the box runs on. */
+  readonly runtime: Runtime;
+  /** Runs `argv` to completion (`docker exec`); never throws on a non-zero exit. */
+  exec(argv: string[], opts?: BoxExecOptions): Promise<ProcResult>;
+  /**
+   * Starts `argv` as a long-lived process with piped stdio and no bound (the exec channel and its killer bound each
+   * command themselves); `stdin` false closes its stdin.
+   */
+  spawn(argv: string[], opts?: { user?: string; workdir?: string; stdin?: boolean }): ExecProcess;
+  /** Extracts the tar `archive` into folder `parent` of the box, keeping the archive's owners and modes. */
+  putArchive(parent: string, archive: Uint8Array | ReadableStream<Uint8Array>, timeoutMs?: number): Promise<Done>;
+  /** Reads `path` out of the box as a tar stream (killed at `timeoutMs`). */
+  getArchive(path: string, timeoutMs?: number): ArchiveRead;
+  /** Whether the box runs; EngineDownError is the caller's to raise (`assertAnswering`) on `unknown`. */
+  state(): Promise<BoxState>;
+  /** Starts a stopped box again (its main process anew, its files as they were). */
+  restart(): Promise<Done>;
+  /** Commits the box's files into a new image tagged `tag` (for the `snapshot` verifier; removed with `removeImage`). */
+  snapshot(tag: string): Promise<Done>;
+  /** Removes the box and its anonymous volumes; false when it could not (it is then retried at exit). */
+  remove(): Promise<boolean>;
+}
+
+/** The resources a box may use. */
+export interface BoxLimits {
+  /** CPUs (fractional allowed). */
+  cpus: number;
+  /** Memory in MB; swap is off. */
+  memoryMb: number;
+  /** Most processes at once. */
+  pidsLimit: number;
+  /** GPUs to pass through (default none; check `gpuProblem` first). */
+  gpus?: number;
+  /** Whether the box reaches the network (default false: no network at all). */
+  network?: boolean;
+}
+
+/** What to start. The runtime adds its hygiene labels (owner host, pid, run) to `role` and `task`. */
+export interface BoxSpec {
+  /** Image reference. */
+  image: string;
+  /** Limits; the box also runs under an init that reaps zombies. */
+  limits: BoxLimits;
+  /** What the box is for (`episode`, `verifier`, ...), as a label. */
+  role: string;
+  /** The task's name, as a label. */
+  task: string;
+  /** Environment of the main process and of every exec (default none). */
+  env?: Record<string, string>;
+  /** The working directory, made when the image lacks it. */
+  workdir: string;
+  /** User of the main process and default user of execs (default: the image's USER). */
+  user?: string;
+  /**
+   * The main process, which must idle until the box is removed. With `replaceEntrypoint` its first word replaces the
+   * image's ENTRYPOINT; otherwise it is the CMD after the image's ENTRYPOINT (default false).
+   */
+  command: string[];
+  /** See `command` (default false). */
+  replaceEntrypoint?: boolean;
+  /** Keep the main process's stdin open (default false). */
+  stdinOpen?: boolean;
+  /** What a failure of the start is reported as (InfraError's stage; default "start"). */
+  stage?: string;
+}
+
+/** What an image says about itself. */
+export interface ImageFacts {
+  /** The engine's image id. */
+  id: string;
+  /** The architecture as Docker names it (`amd64`, `arm64`, ...; "" when unknown). */
+  arch: string;
+  /** Its USER ("" is root). */
+  user: string;
+  /** Its WORKDIR ("" when it sets none). */
+  workdir: string;
+  /** Paths its VOLUMEs cover (a snapshot or commit leaves them out). */
+  volumes: string[];
+}
+
+/** The outcome of an image build. */
+export type BuildOutcome = { ok: true } | { ok: false; timedOut: boolean; stderr: string };
+
+/** A box that would not start (InfraError at `BoxSpec.stage`): the message ends with the engine's last line. */
+export class BoxStartError extends InfraError {
+  /** A start failure at `stage`; `detail` is the engine's whole message. */
+  constructor(message: string, stage: string, readonly detail: string) {
+    super(message, stage);
+  }
+}
+
+/** One container engine reached by pgs. Every method is bounded; after `down` is set, every call fails with it. */
+export interface Runtime {
+  /** The runtime's registry name (`docker`, `podman`, ...). */
+  readonly kind: string;
+  /** The engine's address in messages (a DOCKER_HOST value, a context, ...). */
+  readonly engine: string;
+  /** The engine's address as configured (undefined: the environment's default). */
+  readonly host?: string;
+  /** Set once the engine was found not answering. */
+  readonly down: EngineDownError | undefined;
+
+  /** True when the engine answers a probe within its bound (10 s for Docker); never throws. */
+  ping(): Promise<boolean>;
+  /** Throws EngineDownError (and sets `down`) when the engine fails its probe twice; `stage` says what was going on. */
+  assertAnswering(stage: string): Promise<void>;
+
+  /** The image's facts, or undefined when the engine does not hold it. */
+  inspectImage(ref: string): Promise<ImageFacts | undefined>;
+  /** Pulls `ref` from its registry; false when it cannot be had within `timeoutMs`. */
+  pullImage(ref: string, timeoutMs: number): Promise<boolean>;
+  /** Builds `contextDir` (its `Dockerfile`) into `tag`, killed at `timeoutMs`; leaves no intermediate container. */
+  buildImage(contextDir: string, tag: string, timeoutMs: number): Promise<BuildOutcome>;
+  /**
+   * Makes image `tag` from `base` plus the tar `archive` extracted at `/` (the episode image with its workdir baked
+   * in), keeping `base`'s config; `task` labels its transient container.
+   */
+  commitArchive(base: string, archive: Uint8Array, tag: string, task: string): Promise<Done>;
+  /** Removes an image (a snapshot); never throws. */
+  removeImage(ref: string): Promise<void>;
+  /** Why boxes cannot have GPUs here (one line), or undefined when they can. */
+  gpuProblem(): Promise<string | undefined>;
+
+  /** Starts a box; on failure nothing is left and it throws (BoxStartError at `spec.stage`, EngineDownError). */
+  start(spec: BoxSpec): Promise<Box>;
+  /** A handle on box `id` of this engine, not tracked (looking up a box this process did not start, in tests). */
+  box(id: string): Box;
+  /** Removes boxes left on this host by pgs processes that are gone; once per runtime per process. Returns their ids. */
+  sweepOrphans(): Promise<string[]>;
+  /** Removes every box this process started on this engine (tracked, or labelled with this run), asynchronously. */
+  removeOwn(): Promise<void>;
+  /** Removes every tracked box synchronously (process exit); skips an engine found down. */
+  removeOwnSync(): void;
+  /** Ids of boxes this process started here and has not removed. */
+  tracked(): string[];
+}
+
+/** Options every runtime factory takes. */
+export interface RuntimeOptions {
+  /** The engine's address (DOCKER_HOST, CONTAINER_HOST, ...); default: the environment's. */
+  host?: string;
+}
