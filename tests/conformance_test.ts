@@ -165,7 +165,10 @@ const RUN2 = `${RECORDINGS}/pi/run2`;
 const haveRun2 = RECORDINGS !== undefined &&
   await Deno.stat(`${RUN2}/requests.jsonl`).then(() => true, () => false);
 if (!haveRun2 && TIER === "ci") {
-  console.error(`note: ${RUN2}/requests.jsonl is absent; the end-to-end pi replay is ignored`);
+  const why = RECORDINGS === undefined
+    ? "PGS_RECORDINGS names no recordings folder"
+    : `${RUN2}/requests.jsonl is absent`;
+  console.error(`note: ${why}; the end-to-end pi replay is ignored`);
 }
 
 engineTest({
