@@ -85,7 +85,8 @@ function statTimes(pid: number | "self"): [number, number] {
 /**
  * CPU of the engine's containerd-shims and the runc runs they reap (found by the engine's exec root in their command
  * line), sampled every 100 ms: a shim lives as long as its container, and its children's time includes every runc it
- * ran. What a shim spends in its last 100 ms is missed.
+ * ran, but also the container's init and exec'd processes it reaped (so it overlaps the `/docker` cgroup's figure).
+ * What a shim spends in its last 100 ms is missed.
  */
 export class ShimMeter {
   #seen = new Map<number, number>();
@@ -191,13 +192,12 @@ export function cpuBetween(a: CpuSample, b: CpuSample): Omit<CpuSample, "at"> & 
   };
 }
 
-/** "self 0.31, docker CLIs 0.52, dockerd 0.40, containerd 0.10, rest 0.45 of 1.78 busy cores". */
+/** One line: busy cores, then this process, the CLIs, dockerd, containerd, containers, the rest, and the shims. */
 export function formatCpu(c: ReturnType<typeof cpuBetween>): string {
-  const rest = c.machine - c.self - c.children - c.dockerd - c.containerd - c.containers - c.shims;
+  const rest = c.machine - c.self - c.children - c.dockerd - c.containerd - c.containers;
   const f = (x: number) => x.toFixed(2);
   return `cores busy ${f(c.machine)}: pgs/bench ${f(c.self)}, docker CLIs ${f(c.children)}, dockerd ${
     f(c.dockerd)
-  }, containerd ${f(c.containerd)}, in containers ${f(c.containers)}, shims+runc ${f(c.shims)}, rest ${
-    f(rest)
-  } (kernel threads, other work)`;
+  }, containerd ${f(c.containerd)}, in containers ${f(c.containers)}, rest ${f(rest)} (shims, runc, kernel threads, ` +
+    `other work; the engine's shims with what they reaped: ${f(c.shims)})`;
 }
