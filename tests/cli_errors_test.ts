@@ -200,7 +200,12 @@ Deno.test("--policy script: its tool calls are checked against every profile the
       script,
       JSON.stringify([{ tool_calls: [{ name: "Bash", arguments: { command: "ls" } }] }]),
     );
-    await oneLine(run("--profiles", "claude-code=1,pi=0"), 2, /^pgs: eval: no Docker engine answers/, env);
+    await oneLine(
+      run("--profiles", "claude-code=1,pi=0"),
+      2,
+      /^pgs: eval: no docker engine answers at unix:\/\/\/nonexistent/,
+      env,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -1,7 +1,9 @@
 /**
  * A hostile policy gets exactly the reward it earned, and infrastructure failures are never scored as its own: each
  * attack runs as a scripted policy under palingenesis-default@1 through the eval runner (`pgs eval --policy
- * script:` runs the same path), against the real engine, and asserts the reward and the exit status.
+ * script:` runs the same path), against the real engine, and asserts the reward and the exit status. Every case runs
+ * under every registered runtime whose engine answers (`runtimeTest`: `runtime [podman]: hostile: ...`); the soak
+ * repetition runs them all at once.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -11,8 +13,11 @@ import { scriptPolicy } from "../lib/eval/policy.ts";
 import type { Trajectory } from "../lib/eval/trajectory.ts";
 import { HarborEnv } from "../lib/env/harbor_env.ts";
 import type { Turn } from "../lib/script/script.ts";
-import { BASE_IMAGE, containersWith, dockerTest, makeTask, removeTask, soakTest } from "./docker_helpers.ts";
+import { Docker } from "../lib/runtime/docker/mod.ts";
+import type { Runtime } from "../lib/runtime/runtime.ts";
+import { BASE_IMAGE, containersWith, makeTask, removeTask, soakTest } from "./docker_helpers.ts";
 import { pgsEval } from "./eval_helpers.ts";
+import { probeRuntimes, runtimeTest } from "./runtime_helpers.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 
 registerBuiltins();
@@ -54,11 +59,12 @@ const bash = (command: string, timeout?: number): Turn => ({
 const SUBMIT: Turn = { tool_calls: [{ name: "submit", arguments: {} }] };
 const ANSWER = bash("echo 42 > /workdir/answer.txt");
 
-/** Runs `k` episodes of the task under the script, one at a time, and returns them. */
-async function run(dir: string, turns: Turn[], k = 1): Promise<Trajectory[]> {
+/** Runs `k` episodes of the task under the script on `runtime`, one at a time, and returns them. */
+async function run(runtime: Runtime, dir: string, turns: Turn[], k = 1): Promise<Trajectory[]> {
   const [ts] = await runEpisodes(scriptPolicy(turns, "script:hostile"), [{ task_dir: dir }], {}, {
     k,
     maxConcurrent: 1,
+    hosts: [{ runtime }],
   });
   return ts;
 }
@@ -69,21 +75,24 @@ function toolResults(t: Trajectory): string[] {
 
 for (const layout of ["spec", "harbor"] as const) {
   const mode = layout === "spec" ? "isolated" : "shared";
-  dockerTest(`hostile [${mode}]: kill -9 -1 ends the episode as container_dead, scored on what it left`, async () => {
-    await withAnswerTask([layout], async (dir) => {
-      const [t] = await run(dir, [ANSWER, bash("kill -9 -1"), SUBMIT]);
-      assert.equal(t.exit_status, "container_dead", t.error);
-      assert.equal(t.reward, 1, "answer.txt was written before the container died");
-      assert.equal(t.metrics["metric/container_dead"], 1);
-      assert.equal(t.verifier_mode, mode);
-      assert.equal(t.turns, 2, "nothing runs after the container died");
-    });
-  });
+  runtimeTest(
+    `hostile [${mode}]: kill -9 -1 ends the episode as container_dead, scored on what it left`,
+    async (rt) => {
+      await withAnswerTask([layout], async (dir) => {
+        const [t] = await run(rt, dir, [ANSWER, bash("kill -9 -1"), SUBMIT]);
+        assert.equal(t.exit_status, "container_dead", t.error);
+        assert.equal(t.reward, 1, "answer.txt was written before the container died");
+        assert.equal(t.metrics["metric/container_dead"], 1);
+        assert.equal(t.verifier_mode, mode);
+        assert.equal(t.turns, 2, "nothing runs after the container died");
+      });
+    },
+  );
 }
 
-dockerTest("hostile: kill -9 -1 under a capture scores 0 with container_dead (nothing to capture)", async () => {
+runtimeTest("hostile: kill -9 -1 under a capture scores 0 with container_dead (nothing to capture)", async (rt) => {
   await withAnswerTask(["spec", {}, `\n[verifier]\ncapture = "cat /workdir/answer.txt"\n`], async (dir) => {
-    const [t] = await run(dir, [ANSWER, bash("kill -9 -1")]);
+    const [t] = await run(rt, dir, [ANSWER, bash("kill -9 -1")]);
     assert.equal(t.exit_status, "container_dead");
     assert.equal(t.reward, 0);
     assert.equal(t.metrics["metric/container_dead"], 1);
@@ -91,9 +100,9 @@ dockerTest("hostile: kill -9 -1 under a capture scores 0 with container_dead (no
   });
 });
 
-dockerTest("hostile: kill -9 -1 through HarborEnv.step and pgs env serve reports container_dead", async () => {
+runtimeTest("hostile: kill -9 -1 through HarborEnv.step and pgs env serve reports container_dead", async (rt) => {
   const dir = await answerTask("harbor");
-  await using env = new HarborEnv();
+  await using env = new HarborEnv({ runtime: rt });
   try {
     const ep = await env.reset({ task_dir: dir });
     const call = (id: string, command: string) => ({
@@ -135,15 +144,16 @@ dockerTest("hostile: kill -9 -1 through HarborEnv.step and pgs env serve reports
   }
 });
 
-dockerTest(
+runtimeTest(
   "hostile: kill -9 -1 through pgs eval --policy script: is scored, never an infrastructure error",
-  async () => {
+  async (rt) => {
     const dir = await answerTask("spec");
     const tmp = await Deno.makeTempDir({ prefix: "pgs_hostile_" });
     try {
       await Deno.writeTextFile(join(tmp, "turns.json"), JSON.stringify([ANSWER, bash("kill -9 -1")]));
       const out = join(tmp, "out");
-      const r = await pgsEval(["--tasks", dir, "--policy", `script:${join(tmp, "turns.json")}`, "--out", out]);
+      const policy = `script:${join(tmp, "turns.json")}`;
+      const r = await pgsEval(["--tasks", dir, "--policy", policy, "--out", out, "--runtime", rt.kind]);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /0 infra errors/);
       const [t] = (await Deno.readTextFile(join(out, "trajectories.jsonl"))).trim().split("\n").map((l) =>
@@ -157,10 +167,13 @@ dockerTest(
   },
 );
 
-/** A fork bomb under a 5 s timeout, then the answer, `k` runs in a row: in each the next command runs and scores 1. */
-async function forkBombRuns(k: number): Promise<void> {
+/**
+ * A fork bomb under a 5 s timeout, then the answer, `k` runs in a row on `runtime`: in each the next command runs and
+ * scores 1.
+ */
+async function forkBombRuns(runtime: Runtime, k: number): Promise<void> {
   await withAnswerTask(["spec"], async (dir) => {
-    const ts = await run(dir, [bash("bomb() { bomb | bomb & }; bomb", 5), ANSWER, SUBMIT], k);
+    const ts = await run(runtime, dir, [bash("bomb() { bomb | bomb & }; bomb", 5), ANSWER, SUBMIT], k);
     assert.equal(ts.length, k);
     let timedOut = 0;
     for (const t of ts) {
@@ -170,24 +183,36 @@ async function forkBombRuns(k: number): Promise<void> {
       assert.match(answer, /^\[exit code 0\]/, `run ${t.sample}: the next command ran: ${answer.slice(0, 300)}`);
       assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 1], `run ${t.sample}`);
     }
-    console.log(`fork bomb: ${timedOut} of ${k} ran into the 5 s timeout; the next command ran in all ${k}`);
+    console.log(
+      `fork bomb [${runtime.kind}]: ${timedOut} of ${k} ran into the 5 s timeout; the next command ran in all ${k}`,
+    );
   });
 }
 
-dockerTest(
+runtimeTest(
   "hostile: a fork bomb with a 5 s timeout, then an answer: the next command runs, the run scores 1",
-  () => forkBombRuns(1),
+  (rt) => forkBombRuns(rt, 1),
 );
+// Every runtime at once, each its 20 runs in a row: the tier's wall time stays about one runtime's (each bomb is held
+// to its box's CPU and pids limits), and a runtime whose engine does not answer is skipped as runtimeTest skips it.
 soakTest(
-  "hostile: a fork bomb with a 5 s timeout, then an answer: 20 runs in a row all score 1",
-  () => forkBombRuns(20),
+  "hostile: a fork bomb with a 5 s timeout, then an answer: 20 runs in a row all score 1, under every runtime",
+  async () => {
+    const all = await probeRuntimes();
+    const present = all.filter((r) => !r.absent);
+    for (const r of all) if (r.absent) console.error(`note: soak fork bomb skipped under ${r.name}: ${r.absent}`);
+    assert.ok(present.length > 0, "no runtime answers");
+    const outcomes = await Promise.allSettled(present.map((r) => forkBombRuns(r.runtime, 20)));
+    const failed = outcomes.flatMap((o, i) => o.status === "rejected" ? [`[${present[i].name}] ${o.reason}`] : []);
+    assert.deepEqual(failed, [], "every runtime held");
+  },
 );
 
 for (const layout of ["spec", "harbor"] as const) {
   const mode = layout === "spec" ? "isolated" : "shared";
-  dockerTest(`hostile [${mode}]: a planted reward and edited /tests never count`, async () => {
+  runtimeTest(`hostile [${mode}]: a planted reward and edited /tests never count`, async (rt) => {
     await withAnswerTask([layout], async (dir) => {
-      const [t] = await run(dir, [
+      const [t] = await run(rt, dir, [
         bash(
           "mkdir -p /logs/verifier /tests && echo 1 > /logs/verifier/reward.txt && " +
             `printf '#!/bin/sh\\necho 1 > /logs/verifier/reward.txt\\n' > /tests/test.sh && chmod +x /tests/test.sh`,
@@ -200,9 +225,9 @@ for (const layout of ["spec", "harbor"] as const) {
   });
 }
 
-dockerTest("hostile [isolated]: a background writer left behind cannot change what the verifier sees", async () => {
+runtimeTest("hostile [isolated]: a background writer left behind cannot change what the verifier sees", async (rt) => {
   await withAnswerTask(["spec"], async (dir) => {
-    const [t] = await run(dir, [
+    const [t] = await run(rt, dir, [
       bash("nohup sh -c 'sleep 1; while :; do echo 42 > /workdir/answer.txt; sleep 0.05; done' >/dev/null 2>&1 &"),
       SUBMIT,
     ]);
@@ -210,15 +235,15 @@ dockerTest("hostile [isolated]: a background writer left behind cannot change wh
   });
 });
 
-dockerTest(
+runtimeTest(
   "hostile: a pytest.py shadow outside the working directory never reaches the isolated verifier",
-  async () => {
+  async (rt) => {
     // The tests run `python3 -m pytest`; with no pytest installed, only a planted shadow could make it pass.
     const testSh = `#!/bin/bash\ncd /tests && python3 -m pytest -q && echo 1 > /logs/verifier/reward.txt || ` +
       `echo 0 > /logs/verifier/reward.txt\n`;
     await withAnswerTask(["spec", { "tests/test.sh": testSh }], async (dir) => {
       const shadow = "import sys; print('1 passed'); sys.exit(0)";
-      const [t] = await run(dir, [
+      const [t] = await run(rt, dir, [
         bash(`for d in /usr/lib/python3/dist-packages /tests; do mkdir -p $d && echo "${shadow}" > $d/pytest.py; done`),
         bash("cd /tests && python3 -m pytest -q"),
         SUBMIT,
@@ -229,11 +254,11 @@ dockerTest(
   },
 );
 
-dockerTest(
+runtimeTest(
   "hostile: 4 GB under a 512 MB limit, a tool timeout and malformed JSON leave the episode going",
-  async () => {
+  async (rt) => {
     await withAnswerTask(["spec"], async (dir) => {
-      const [t] = await run(dir, [
+      const [t] = await run(rt, dir, [
         bash("python3 -c 'b = bytearray(1) * (4 << 30)'"),
         bash("sleep 30", 2),
         { tool_calls: [{ name: "bash", arguments: '{"command": "echo 42 > /workdir/answer.txt"' }] },
@@ -250,11 +275,11 @@ dockerTest(
   },
 );
 
-dockerTest("hostile: 1 GB of output in one call keeps the runner's memory bounded", async () => {
+runtimeTest("hostile: 1 GB of output in one call keeps the runner's memory bounded", async (rt) => {
   const hwm = () => Number(Deno.readTextFileSync("/proc/self/status").match(/VmHWM:\s+(\d+)/)![1]) * 1024;
   await withAnswerTask(["spec"], async (dir) => {
     const before = hwm();
-    const [t] = await run(dir, [bash("head -c 1000000000 /dev/zero | tr '\\0' a", 600), ANSWER, SUBMIT]);
+    const [t] = await run(rt, dir, [bash("head -c 1000000000 /dev/zero | tr '\\0' a", 600), ANSWER, SUBMIT]);
     const peak = hwm();
     console.log(
       `1 GB of output: peak RSS of the test process ${(peak / 2 ** 20).toFixed(0)} MiB (was ${
@@ -267,32 +292,37 @@ dockerTest("hostile: 1 GB of output in one call keeps the runner's memory bounde
   });
 });
 
-dockerTest("hostile: a verifier container removed under the episode is an infrastructure error, not a 0", async (d) => {
-  await withAnswerTask(["spec"], async (dir) => {
-    const name = (await Deno.readTextFile(join(dir, "task.toml"))).match(/name = "([^"]+)"/)![1];
-    const policy = scriptPolicy([ANSWER, SUBMIT]);
-    const sabotage = {
-      ...policy,
-      async turn(req: Parameters<typeof policy.turn>[0]) {
-        // Infrastructure, not the agent: the prepared clean container disappears before the verifier copies into it.
-        if (req.turn === 1) {
-          for (const id of await containersWith(d, `pgs.task=${name}`, "pgs.role=verifier")) {
-            await d.call(["rm", "-f", id]);
+runtimeTest(
+  "hostile: a verifier container removed under the episode is an infrastructure error, not a 0",
+  async (rt) => {
+    await withAnswerTask(["spec"], async (dir) => {
+      const name = (await Deno.readTextFile(join(dir, "task.toml"))).match(/name = "([^"]+)"/)![1];
+      const policy = scriptPolicy([ANSWER, SUBMIT]);
+      const sabotage = {
+        ...policy,
+        async turn(req: Parameters<typeof policy.turn>[0]) {
+          // Infrastructure, not the agent: the prepared clean container disappears before the verifier copies into it.
+          // Found by label through the CLI of the runtime under test (the interface lists no boxes), removed through it.
+          if (req.turn === 1) {
+            assert.ok(rt instanceof Docker, `${rt.kind}: a CLI runtime lists its boxes by label`);
+            const ids = await containersWith(rt, `pgs.task=${name}`, "pgs.role=verifier");
+            assert.equal(ids.length, 1, `one verifier box: ${ids}`);
+            for (const id of ids) assert.ok(await rt.box(id).remove(), `removed ${id}`);
           }
-        }
-        return await policy.turn(req);
-      },
-    };
-    const [[t]] = await runEpisodes(sabotage, [{ task_dir: dir }]);
-    assert.equal(t.exit_status, "infra_error", JSON.stringify(t.metrics));
-    assert.equal(t.reward, null);
-    assert.match(t.error ?? "", /verify: .*cannot copy/);
-  });
-});
+          return await policy.turn(req);
+        },
+      };
+      const [[t]] = await runEpisodes(sabotage, [{ task_dir: dir }], {}, { hosts: [{ runtime: rt }] });
+      assert.equal(t.exit_status, "infra_error", JSON.stringify(t.metrics));
+      assert.equal(t.reward, null);
+      assert.match(t.error ?? "", /verify: .*cannot copy/);
+    });
+  },
+);
 
-dockerTest("hostile: tests that crash or write no reward score 0 with verifier_failed", async () => {
+runtimeTest("hostile: tests that crash or write no reward score 0 with verifier_failed", async (rt) => {
   await withAnswerTask(["spec", { "tests/test.sh": "#!/bin/bash\nexit 3\n" }], async (dir) => {
-    const [t] = await run(dir, [ANSWER, SUBMIT]);
+    const [t] = await run(rt, dir, [ANSWER, SUBMIT]);
     assert.deepEqual([t.exit_status, t.reward, t.metrics["metric/verifier_failed"]], ["stop_rule", 0, 1]);
   });
 });

@@ -30,8 +30,13 @@ async function probe(name: string): Promise<RuntimeUnderTest> {
   return { name, runtime, absent: `no ${name} engine answers at ${runtime.engine}` };
 }
 
+/** Probes every registered runtime now (for a soak test, whose tier `RUNTIMES` leaves empty). */
+export function probeRuntimes(): Promise<RuntimeUnderTest[]> {
+  return Promise.all(runtimeNames().map(probe));
+}
+
 /** Every registered runtime, probed (none in the unit tier, which never touches an engine). */
-export const RUNTIMES: RuntimeUnderTest[] = TIER === "ci" ? await Promise.all(runtimeNames().map(probe)) : [];
+export const RUNTIMES: RuntimeUnderTest[] = TIER === "ci" ? await probeRuntimes() : [];
 
 /** Registers `fn` once per registered runtime: run where its engine answers, ignored with the reason elsewhere. */
 export function runtimeTest(
