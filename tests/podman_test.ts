@@ -252,39 +252,54 @@ podmanTest("harbor check: the example tasks are valid under podman, and nothing 
   assert.deepEqual(podman.tracked(), []);
 });
 
-podmanTest(
-  "the CLI's --runtime podman: harbor check finds 4/4, eval scores, and podman ps -a is empty",
-  async (podman) => {
-    const before = out(await podman.call(["ps", "-aq"]));
-    const check = await pgs(["harbor", "check", "examples/tasks", "--runtime", "podman", "--json"]);
+/** Copies of the example tasks named `pgs-test/podman-cli-<unique>-NAME`, so that their boxes can be told from other tests' ones. */
+async function examplesCopy(): Promise<{ dir: string; names: string[] }> {
+  const dir = await Deno.makeTempDir({ prefix: "pgs_podman_examples_" });
+  const stem = uniqueName("podman-cli");
+  const base = new URL("../examples/tasks/", import.meta.url).pathname;
+  const names: string[] = [];
+  for (const e of [...Deno.readDirSync(base)].filter((e) => e.isDirectory)) {
+    await new Deno.Command("cp", { args: ["-r", base + e.name, `${dir}/${e.name}`] }).output();
+    const toml = `${dir}/${e.name}/task.toml`;
+    const name = `${stem}-${e.name}`;
+    await Deno.writeTextFile(toml, (await Deno.readTextFile(toml)).replace(/^name = ".*"$/m, `name = "${name}"`));
+    names.push(name);
+  }
+  return { dir, names };
+}
+
+podmanTest("the CLI's --runtime podman: harbor check finds 4/4, eval scores, and no box is left", async (podman) => {
+  const { dir, names } = await examplesCopy();
+  try {
+    const check = await pgs(["harbor", "check", dir, "--runtime", "podman", "--json"]);
     assert.equal(check.code, 0, check.stderr);
     assert.deepEqual(JSON.parse(check.stdout).map((r: { valid: boolean }) => r.valid), [true, true, true, true]);
-    const dir = await Deno.makeTempDir({ prefix: "pgs_podman_eval_" });
-    try {
-      const run = await pgs([
-        "eval",
-        "--tasks",
-        "examples/tasks/count-error-lines",
-        "--policy",
-        "oracle",
-        "--profiles",
-        "opencode=1,pi=1",
-        "--cross",
-        "--runtime",
-        "podman",
-        "--out",
-        dir,
-        "--json",
-      ]);
-      assert.equal(run.code, 0, run.stderr);
-      const summary = JSON.parse(run.stdout);
-      assert.deepEqual([summary.overall.episodes, summary.overall["pass@1"]], [2, 1]);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
+    const run = await pgs([
+      "eval",
+      "--tasks",
+      `${dir}/count-error-lines`,
+      "--policy",
+      "oracle",
+      "--profiles",
+      "opencode=1,pi=1",
+      "--cross",
+      "--runtime",
+      "podman",
+      "--out",
+      `${dir}/run`,
+      "--json",
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    const summary = JSON.parse(run.stdout);
+    assert.deepEqual([summary.overall.episodes, summary.overall["pass@1"]], [2, 1]);
+    // Other tests run podman boxes at the same time: these runs' boxes are told apart by their tasks' names.
+    for (const name of names) {
+      assert.equal(out(await podman.call(["ps", "-aq", "--filter", `label=pgs.task=${name}`])), "", name);
     }
-    assert.equal(out(await podman.call(["ps", "-aq"])), before, "no container of the runs is left");
-    const bad = await pgs(["harbor", "check", "examples/tasks", "--runtime", "podmn"]);
-    assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /^pgs: harbor check: --runtime must be one of docker, podman, got "podmn"\n$/);
-  },
-);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  const bad = await pgs(["harbor", "check", "examples/tasks", "--runtime", "podmn"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^pgs: harbor check: --runtime must be one of docker, podman, got "podmn"\n$/);
+});

@@ -187,7 +187,13 @@ function hostBox(root: string): Pick<Box, "getArchive"> {
       const done = Promise.all([child.status, new Response(child.stderr).text()]).then(([s, err]) =>
         s.success ? { ok: true as const } : { ok: false as const, error: err.trim() }
       );
-      return { stream: child.stdout, done, cancel: () => child.kill("SIGKILL") };
+      // As a runtime's box does: cancelling a read that already ended is harmless.
+      const cancel = () => {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* ended */ }
+      };
+      return { stream: child.stdout, done, cancel };
     },
   };
 }
