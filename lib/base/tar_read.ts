@@ -20,42 +20,7 @@ export interface TarMember {
 /** What `readTar` does with a file's content: keep it whole, or only pass it through `sink` (hashing, counting). */
 export type ContentChoice = "keep" | "skip" | ((chunk: Uint8Array) => void);
 
-const dec = new TextDecoder();
-
-function field(h: Uint8Array, off: number, len: number): string {
-  const raw = h.subarray(off, off + len);
-  const nul = raw.indexOf(0);
-  return dec.decode(nul >= 0 ? raw.subarray(0, nul) : raw);
-}
-
-function octal(h: Uint8Array, off: number, len: number): number {
-  // GNU base-256 for sizes of 8 GiB and more: the high bit of the first byte is set.
-  if (h[off] & 0x80) {
-    let n = 0;
-    for (let i = off + 1; i < off + len; i++) n = n * 256 + h[i];
-    return n;
-  }
-  const s = field(h, off, len).trim();
-  return s ? parseInt(s, 8) : 0;
-}
-
-function paxRecords(data: Uint8Array): Record<string, string> {
-  const out: Record<string, string> = {};
-  let i = 0;
-  while (i < data.length) {
-    // Each record is "LEN key=value\n", LEN counting the record's bytes.
-    const sp = data.indexOf(0x20, i);
-    if (sp < 0) break;
-    const len = parseInt(dec.decode(data.subarray(i, sp)), 10);
-    if (!(len > 0)) break;
-    const rec = data.subarray(sp + 1, i + len);
-    const eq = rec.indexOf(0x3d);
-    const end = rec[rec.length - 1] === 10 ? rec.length - 1 : rec.length;
-    if (eq > 0) out[dec.decode(rec.subarray(0, eq))] = dec.decode(rec.subarray(eq + 1, end));
-    i += len;
-  }
-  return out;
-}
+import { paxRecords, tarField as field, tarOctal as octal } from "./tar_header.ts";
 
 /** Reads exact byte counts from a stream, keeping at most one chunk of look-ahead. */
 class Blocks {

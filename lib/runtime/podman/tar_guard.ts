@@ -5,46 +5,13 @@
  * member's header is passed on only after it was checked; the first bad one ends the stream with an error.
  */
 
+import { paxRecords, tarField as field, tarOctal as octal } from "../../base/tar_header.ts";
 const BLOCK = 512;
-const dec = new TextDecoder();
 
 /** Member types a copy of a tree may hold: files, hard links, symlinks, devices, folders, fifos, contiguous files. */
 const PLAIN_TYPES = new Set(["0", "\0", "1", "2", "3", "4", "5", "6", "7"]);
 /** Headers that only describe the next member: pax extended (`x`), GNU long name (`L`) and long link (`K`). */
 const EXTENSION_TYPES = new Set(["x", "L", "K"]);
-
-function field(h: Uint8Array, off: number, len: number): string {
-  const raw = h.subarray(off, off + len);
-  const nul = raw.indexOf(0);
-  return dec.decode(nul >= 0 ? raw.subarray(0, nul) : raw);
-}
-
-function octal(h: Uint8Array, off: number, len: number): number {
-  if (h[off] & 0x80) {
-    let n = 0;
-    for (let i = off + 1; i < off + len; i++) n = n * 256 + h[i];
-    return n;
-  }
-  const s = field(h, off, len).trim();
-  return s ? parseInt(s, 8) : 0;
-}
-
-function paxRecords(data: Uint8Array): Record<string, string> {
-  const out: Record<string, string> = {};
-  let i = 0;
-  while (i < data.length) {
-    const sp = data.indexOf(0x20, i);
-    if (sp < 0) break;
-    const len = parseInt(dec.decode(data.subarray(i, sp)), 10);
-    if (!(len > 0)) break;
-    const rec = data.subarray(sp + 1, i + len);
-    const eq = rec.indexOf(0x3d);
-    const end = rec[rec.length - 1] === 10 ? rec.length - 1 : rec.length;
-    if (eq > 0) out[dec.decode(rec.subarray(0, eq))] = dec.decode(rec.subarray(eq + 1, end));
-    i += len;
-  }
-  return out;
-}
 
 /** `name` without a leading `./` or trailing slashes; undefined when it is absolute or has a `..` component. */
 function clean(name: string): string | undefined {
