@@ -303,3 +303,12 @@ podmanTest("the CLI's --runtime podman: harbor check finds 4/4, eval scores, and
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /^pgs: harbor check: --runtime must be one of docker, podman, got "podmn"\n$/);
 });
+
+podmanTest("a podman service that does not answer is named as podman's in the engine-down error", async () => {
+  const gone = new Podman("unix:///nonexistent/pgs-podman.sock");
+  await assert.rejects(
+    () => gone.assertAnswering("start"),
+    (e: Error) =>
+      /^the podman engine at unix:\/\/\/nonexistent\/pgs-podman\.sock stopped answering during start/.test(e.message),
+  );
+});

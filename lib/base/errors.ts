@@ -34,15 +34,18 @@ export class InfraError extends Error {
 }
 
 /**
- * The Docker engine stopped answering (`docker version` failed twice within its bound, or its container lifecycle
+ * The container engine (a Docker daemon, a podman host) stopped answering (`docker version` failed twice within its bound, or its container lifecycle
  * calls kept timing out): a run stops on it, keeping what finished, instead of recording every episode as an error.
  */
 export class EngineDownError extends InfraError {
   /** Always "EngineDownError". */
   override name = "EngineDownError";
-  /** The engine at `engine` (a DOCKER_HOST value) stopped answering during `stage`; `detail` says how it showed. */
-  constructor(readonly engine: string, stage: string, readonly detail: string) {
-    super(`the Docker engine at ${engine} stopped answering during ${stage} (${detail})`, stage);
+  /**
+   * The engine at `engine` (a DOCKER_HOST or CONTAINER_HOST value) stopped answering during `stage`; `detail` says how
+   * it showed; `kind` names the engine in the message (default "Docker").
+   */
+  constructor(readonly engine: string, stage: string, readonly detail: string, readonly kind = "Docker") {
+    super(`the ${kind} engine at ${engine} stopped answering during ${stage} (${detail})`, stage);
   }
 }
 

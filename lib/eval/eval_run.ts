@@ -302,6 +302,7 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
         `${
           e.message.replace(/^.*\((.*)\)$/, "$1")
         }; ${ran} episode(s) finished now are kept in ${out}, re-run to resume`,
+        e.kind,
       );
     }
     throw e;

@@ -42,6 +42,11 @@ export class DockerCli {
   /** A client of the engine at `host` (default: the environment's) through the CLI `cli` names (default docker). */
   constructor(readonly host?: string, readonly cli: CliEngine = DOCKER_ENGINE) {}
 
+  /** The engine's kind as messages name it ("Docker", "podman"). */
+  get #kindName(): string {
+    return this.cli.kind === "docker" ? "Docker" : this.cli.kind;
+  }
+
   /** The engine's address in messages: its DOCKER_HOST (or `hostVar`) value. */
   get engine(): string {
     return this.host ?? Deno.env.get(this.cli.hostVar) ?? this.cli.defaultHost;
@@ -80,7 +85,12 @@ export class DockerCli {
     })().finally(() => this.#probe = undefined);
     if (!await this.#probe) {
       throw this.markDown(
-        new EngineDownError(this.engine, stage, `it did not answer twice in a row within ${PROBE_MS / 1000} s`),
+        new EngineDownError(
+          this.engine,
+          stage,
+          `it did not answer twice in a row within ${PROBE_MS / 1000} s`,
+          this.#kindName,
+        ),
       );
     }
   }
@@ -182,6 +192,7 @@ export class DockerCli {
           this.engine,
           `${this.cli.binary} ${cmd}`,
           `${MAX_LIFECYCLE_TIMEOUTS} container lifecycle calls in a row timed out`,
+          this.#kindName,
         ),
       );
     }
