@@ -176,10 +176,12 @@ export function cpuSample(pids: { dockerd?: number; containerd?: number; shims?:
   };
 }
 
-/** CPU use between two samples, in cores (seconds of CPU per second of wall time). */
-export function cpuBetween(a: CpuSample, b: CpuSample): Omit<CpuSample, "at"> & { wall: number } {
-  const wall = (b.at - a.at) / 1000;
-  const per = (k: keyof Omit<CpuSample, "at">) => (b[k] - a[k]) / wall;
+/** CPU use in cores over `wall` seconds, from each counter's CPU seconds spent in that time (`spent`). */
+export function cpuRates(
+  spent: (k: keyof Omit<CpuSample, "at">) => number,
+  wall: number,
+): Omit<CpuSample, "at"> & { wall: number } {
+  const per = (k: keyof Omit<CpuSample, "at">) => spent(k) / wall;
   return {
     self: per("self"),
     children: per("children"),
@@ -190,6 +192,11 @@ export function cpuBetween(a: CpuSample, b: CpuSample): Omit<CpuSample, "at"> & 
     machine: per("machine"),
     wall,
   };
+}
+
+/** CPU use between two samples, in cores (seconds of CPU per second of wall time). */
+export function cpuBetween(a: CpuSample, b: CpuSample): Omit<CpuSample, "at"> & { wall: number } {
+  return cpuRates((k) => b[k] - a[k], (b.at - a.at) / 1000);
 }
 
 /** One line: busy cores, then this process, the CLIs, dockerd, containerd, containers, the rest, and the shims. */

@@ -15,7 +15,7 @@
  */
 import { makeBenchTask } from "./bench_task.ts";
 import { median, pgsPoint } from "./pgs_runs.ts";
-import { type CpuSample, cpuSample, daemonPids, formatCpu } from "./docker_trace.ts";
+import { cpuRates, type CpuSample, cpuSample, daemonPids, formatCpu } from "./docker_trace.ts";
 import type { Trajectory } from "../lib/eval/trajectory.ts";
 
 const image = Deno.env.get("PGS_BASE_IMAGE") ?? "pgs-base:1";
@@ -127,18 +127,7 @@ try {
     }
     for (const [mode, m] of acc) {
       const med = (k: "start_ms" | "tools_ms" | "verify_ms" | "total_ms") => f0(median(m.ts.map((t) => t.timings[k])));
-      const per = (k: "self" | "children" | "dockerd" | "containerd" | "containers" | "shims" | "machine") =>
-        m.cpu.reduce((s, [a, b]) => s + b[k] - a[k], 0) / (m.wall / 1000);
-      const cpu = {
-        self: per("self"),
-        children: per("children"),
-        dockerd: per("dockerd"),
-        containerd: per("containerd"),
-        containers: per("containers"),
-        shims: per("shims"),
-        machine: per("machine"),
-        wall: m.wall / 1000,
-      };
+      const cpu = cpuRates((k) => m.cpu.reduce((s, [a, b]) => s + b[k] - a[k], 0), m.wall / 1000);
       console.log(
         `  ${String(c).padStart(2)} at once, ${mode.padEnd(11)}: ${m.ts.length} episodes, ${
           f0(m.ts.length / m.wall * 60_000)

@@ -110,15 +110,7 @@ export class DockerCli {
    * or a long-lived session (no bound: the exec channel bounds each of its commands itself).
    */
   spawn(args: string[], opts: { stdin?: boolean; timeoutMs?: number } = {}): Deno.ChildProcess {
-    if (this.#down) throw this.#down;
-    const child = new Deno.Command(this.cli.binary, {
-      args,
-      env: this.env(),
-      stdin: opts.stdin ? "piped" : "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    this.#register(child);
+    const child = this.#start(args, opts.stdin);
     if (opts.timeoutMs !== undefined) {
       const timer = setTimeout(() => {
         try {
@@ -130,15 +122,15 @@ export class DockerCli {
     return child;
   }
 
-  /** Runs `docker ...args` to completion; never throws on a non-zero exit (see `ok`). */
-  async call(args: string[], opts: DockerCallOptions = {}): Promise<DockerResult> {
+  /** Spawns the CLI on `args` with piped stdio (stdin only when asked) and registers it; a missing CLI is one line. */
+  #start(args: string[], stdin = false): Deno.ChildProcess {
     if (this.#down) throw this.#down;
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(this.cli.binary, {
         args,
         env: this.env(),
-        stdin: opts.stdin ? "piped" : "null",
+        stdin: stdin ? "piped" : "null",
         stdout: "piped",
         stderr: "piped",
       }).spawn();
@@ -147,6 +139,12 @@ export class DockerCli {
       throw new InfraError(what, this.cli.binary, { cause: e });
     }
     this.#register(child);
+    return child;
+  }
+
+  /** Runs `docker ...args` to completion; never throws on a non-zero exit (see `ok`). */
+  async call(args: string[], opts: DockerCallOptions = {}): Promise<DockerResult> {
+    const child = this.#start(args, Boolean(opts.stdin));
     let timedOut = false;
     const kill = () => {
       try {
