@@ -11,6 +11,15 @@ import { tarGuard } from "./tar_guard.ts";
 
 type ReadDone = Done & { missing?: boolean };
 
+/**
+ * `podman cp` on a box that just stopped can race podman's own cleanup, which unmounts the box's root under it
+ * ("changing to intended-new-root directory ...: no such file or directory"); the copy is tried again then.
+ */
+const CLEANUP_RACE = /intended-new-root directory .*no such file or directory/;
+const RACE_TRIES = 4;
+const RACE_PAUSE_MS = 250;
+const pause = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+
 /** A container of a podman engine. */
 export class PodmanBox extends DockerBox {
   /** `cp --archive=false - ID:PARENT`: the archive's owners and modes are kept. */
@@ -19,11 +28,49 @@ export class PodmanBox extends DockerBox {
     archive: Uint8Array | ReadableStream<Uint8Array>,
     timeoutMs?: number,
   ): Promise<Done> {
-    const r = await this.runtime.call(["cp", "--archive=false", "-", `${this.id}:${parent}`], {
-      stdin: archive,
-      timeoutMs,
-    });
-    return r.code === 0 ? { ok: true } : { ok: false, error: r.stderr || `podman cp exited ${r.code}` };
+    // A stream can be fed once: only bytes are copied again after the cleanup race.
+    const tries = archive instanceof Uint8Array ? RACE_TRIES : 1;
+    for (let i = 1;; i++) {
+      const r = await this.runtime.call(["cp", "--archive=false", "-", `${this.id}:${parent}`], {
+        stdin: archive,
+        timeoutMs,
+      });
+      if (r.code === 0) return { ok: true };
+      if (i < tries && CLEANUP_RACE.test(r.stderr)) {
+        await pause(RACE_PAUSE_MS);
+        continue;
+      }
+      return { ok: false, error: r.stderr || `podman cp exited ${r.code}` };
+    }
+  }
+
+  /** `podman cp ID:PATH -`, tried again when it lost the race with podman's cleanup before writing anything. */
+  async #engineRead(path: string, timeoutMs?: number): Promise<ArchiveRead> {
+    for (let i = 1;; i++) {
+      const read = super.getArchive(path, timeoutMs);
+      const reader = read.stream.getReader();
+      const first = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+      if (first.done) {
+        const d = await read.done;
+        if (!d.ok && i < RACE_TRIES && CLEANUP_RACE.test(d.error)) {
+          await pause(RACE_PAUSE_MS);
+          continue;
+        }
+      }
+      const stream = new ReadableStream<Uint8Array>({
+        start: (c) => {
+          if (first.done) c.close();
+          else c.enqueue(first.value);
+        },
+        pull: async (c) => {
+          const next = await reader.read();
+          if (next.done) c.close();
+          else c.enqueue(next.value);
+        },
+        cancel: () => reader.cancel(),
+      });
+      return { stream, done: read.done, cancel: read.cancel };
+    }
   }
 
   /** The box's `tar -cf - -C PARENT BASE` (owners kept), checked; `podman cp ID:PATH -` when that tar cannot run. */
@@ -66,7 +113,7 @@ export class PodmanBox extends DockerBox {
           return { src: new ReadableStream<Uint8Array>({ start: (c) => c.close() }).getReader(), guarded: false };
         }
         // tar could not run here; `podman cp` can (on a stopped box too), with every owner 0/0.
-        fallback = super.getArchive(path, timeoutMs);
+        fallback = await this.#engineRead(path, timeoutMs);
         fallback.done.then(settle);
         if (cancelled) fallback.cancel();
         return { src: fallback.stream.getReader(), guarded: false };
