@@ -35,7 +35,6 @@ export class ByteReader {
     }
   }
 
-  /** Exactly `n` bytes, or null if the stream ends first. */
   /** The next line, or null at its end or when none comes within `ms` (the reader is then mid-line: drop it). */
   async readLineWithin(ms: number): Promise<string | null> {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -51,6 +50,7 @@ export class ByteReader {
     }
   }
 
+  /** Exactly `n` bytes, or null if the stream ends first. */
   async readExact(n: number): Promise<Uint8Array | null> {
     while (this.#buf.length < n) {
       if (!await this.#fill()) return null;
@@ -58,6 +58,15 @@ export class ByteReader {
     const out = this.#buf.slice(0, n);
     this.#buf = this.#buf.slice(n);
     return out;
+  }
+
+  /** Reads and drops everything up to the end of the stream (so that its writer never blocks on a full pipe). */
+  async drain(): Promise<void> {
+    this.#buf = new Uint8Array(0);
+    try {
+      while (!(await this.reader.read()).done) { /* dropped */ }
+    } catch { /* ended */ }
+    this.#done = true;
   }
 
   /** The bytes before the next occurrence of `mark` (which is consumed), or null if the stream ends first. */

@@ -12,7 +12,8 @@ import type { ChatMessage, ToolSchema } from "../harness/types.ts";
 import { ImageStore } from "../runtime/images.ts";
 import { createRuntime } from "../runtime/registry.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { Sandbox } from "../runtime/sandbox.ts";
+import { Sandbox, type SandboxOptions } from "../runtime/sandbox.ts";
+import { WarmPool } from "../runtime/warm_pool.ts";
 import { DeadlineExecEnv } from "../runtime/deadline_env.ts";
 import { loadTask, type Task } from "../task/task.ts";
 import { combineSteps, passesGate, startStep, type StepOutcome } from "../verify/steps.ts";
@@ -47,6 +48,10 @@ export interface HarborEnvOptions {
   maxTurns?: number;
   /** Where episodes run (default: the registry's default runtime, docker, on the environment's engine). */
   runtime?: Runtime;
+  /** Boxes started ahead by `warm()` held at most, over every task (default 64). */
+  warmMax?: number;
+  /** Seconds a box started ahead waits for its reset before it is removed unused (default 600). */
+  warmIdleSec?: number;
 }
 
 /** A row: a task directory, optionally the first messages, a forced profile and chat-template kwargs. */
@@ -90,6 +95,8 @@ export interface EpisodeReward {
 export class HarborEnv {
   /** The image store every episode of this environment shares. */
   readonly store: ImageStore;
+  /** Boxes started ahead (`warm`), taken by resets of their task. */
+  readonly pool: WarmPool;
   readonly #weights: Record<string, number>;
   /** Episodes started and not yet closed. */
   readonly #open = new Set<HarborEpisode>();
@@ -103,6 +110,21 @@ export class HarborEnv {
     for (const name of Object.keys(this.#weights)) resolveProfileName(name);
     for (const name of Object.keys(opts.profileChatKwargs ?? {})) resolveProfileName(name);
     this.store = new ImageStore(opts.runtime ?? createRuntime(), opts.images);
+    this.pool = new WarmPool(this.store, { max: opts.warmMax, idleMs: (opts.warmIdleSec ?? 600) * 1000 });
+  }
+
+  /**
+   * Starts `n` boxes of `row`'s task ahead (one at a time, in the background), so that as many later resets of it
+   * take a box that is ready; returns how many were asked for (fewer past `warmMax`). Each box serves one episode.
+   */
+  async warm(row: Pick<EnvRow, "task_dir">, n = 1): Promise<number> {
+    if (this.#closed) throw new Error("HarborEnv: warm after close()");
+    const task = await loadTask(row.task_dir);
+    return this.pool.fill(task, this.#startOptions, n);
+  }
+
+  get #startOptions(): SandboxOptions {
+    return { workdir: this.opts.workdir, verifierMode: this.opts.verifierMode };
   }
 
   /** The profile (weights key) a row gets for a group; without a group the row's content stands in. */
@@ -127,10 +149,7 @@ export class HarborEnv {
       profile.tools = profile.tools.filter((t) => this.opts.tools!.includes(t.schema.function.name));
     }
     const task = await loadTask(row.task_dir);
-    const box = await Sandbox.start(task, this.store, {
-      workdir: this.opts.workdir,
-      verifierMode: this.opts.verifierMode,
-    });
+    const box = this.pool.take(task, this.#startOptions) ?? await Sandbox.start(task, this.store, this.#startOptions);
     try {
       // A multi-step task starts its first step (its files, its setup.sh) before the first prompt.
       if (task.steps) await startStep(box, task.steps[0]);
@@ -181,10 +200,10 @@ export class HarborEnv {
     this.#open.delete(ep);
   }
 
-  /** Closes every open episode (removing its containers) and refuses new ones; safe to call twice. */
+  /** Closes every open episode and every box started ahead (removing their containers), and refuses new ones. */
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all([...this.#open].map((ep) => ep.close()));
+    await Promise.all([...[...this.#open].map((ep) => ep.close()), this.pool.close()]);
   }
 
   /** `await using env = new HarborEnv(...)` closes it at the end of the scope. */

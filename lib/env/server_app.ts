@@ -212,7 +212,7 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
     return c.json({ error: { type: "internal_error", message: (err as Error).message } }, 500);
   });
 
-  app.get("/v1/health", (c) => c.json({ ok: true, episodes: live.size }));
+  app.get("/v1/health", (c) => c.json({ ok: true, episodes: live.size, warm: opts.env.pool.size }));
   app.use("/v1/*", async (c, next) => {
     if (opts.token && c.req.header("authorization") !== `Bearer ${opts.token}`) {
       throw new HttpError(401, "unauthorized", "missing or wrong bearer token (Authorization: Bearer ...)");
@@ -266,6 +266,18 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       max_turns: row.max_turns ?? null,
       info: ep.info,
     }, 201);
+  });
+
+  // Boxes started ahead for resets to come (a GRPO group's k resets of one task, the next batch's rows).
+  app.post("/v1/warm", async (c) => {
+    const body = await jsonBody(c);
+    const row = parseRow(body);
+    const n = body.n ?? 1;
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 1024) {
+      throw new HttpError(400, "invalid_request", "n must be an integer from 0 to 1024");
+    }
+    const queued = await opts.env.warm(row, n);
+    return c.json({ task_dir: row.task_dir, queued, ready: opts.env.pool.size, pending: opts.env.pool.pending }, 202);
   });
 
   app.get("/v1/episodes/:id", (c) => {
@@ -353,13 +365,13 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       404,
       "not_found",
       `no route ${c.req.method} ${new URL(c.req.url).pathname} (see GET /v1/health, POST /v1/episodes, ` +
-        "POST /v1/episodes/ID/step, POST /v1/episodes/ID/finish, DELETE /v1/episodes/ID)",
+        "POST /v1/episodes/ID/step, POST /v1/episodes/ID/finish, DELETE /v1/episodes/ID, POST /v1/warm)",
     );
   });
 
   const sweep = async (now = Date.now()) => {
     const idle = [...live.values()].filter((e) => !e.busy && now - e.lastUsed > idleMs);
-    await Promise.all(idle.map(drop));
+    await Promise.all([...idle.map(drop), opts.env.pool.sweep(now)]);
     return idle.length;
   };
   const timer = setInterval(() => void sweep(), Math.max(1000, Math.min(30_000, idleMs / 4)));

@@ -3,7 +3,7 @@
  * `putArchive`: for Docker `docker cp SRC -` into `docker cp - DST`), each side bounded; a failure says which side
  * failed, since reading the agent's box can fail by the agent's doing while writing the verifier's is the machinery's.
  */
-import type { Box } from "./runtime.ts";
+import type { ArchiveRead, Box } from "./runtime.ts";
 
 /** The bound of one copy into or out of a container. */
 export const COPY_TIMEOUT_MS = 600_000;
@@ -29,7 +29,17 @@ export async function copyFromAgent(
   into: string,
   head?: Uint8Array,
 ): Promise<CopyFailure | undefined> {
-  const out = from.getArchive(path, COPY_TIMEOUT_MS);
+  return await copyArchive(from.getArchive(path, COPY_TIMEOUT_MS), path, to, into, head);
+}
+
+/** Streams an archive read out of the agent's box (`out`, of `path`) into folder `into` of box `to`; see copyFromAgent. */
+export async function copyArchive(
+  out: Pick<ArchiveRead, "stream" | "done">,
+  path: string,
+  to: Box,
+  into: string,
+  head?: Uint8Array,
+): Promise<CopyFailure | undefined> {
   const stdin = head ? prepend(head, out.stream) : out.stream;
   const [copy, read] = await Promise.all([to.putArchive(into, stdin, COPY_TIMEOUT_MS), out.done]);
   if (!read.ok) {
@@ -64,4 +74,51 @@ export function prepend(head: Uint8Array, rest: ReadableStream<Uint8Array>): Rea
       return reader.cancel(why);
     },
   });
+}
+
+/** An archive read whole from the agent's box (with `head` first), or the stream to go on with past `maxBytes`. */
+export type ArchiveBytes = { bytes: Uint8Array } | Pick<ArchiveRead, "stream" | "done"> | CopyFailure;
+
+/**
+ * Reads `path` of box `from` as one archive with `head` (an archive's start without its end blocks) first, into
+ * memory while it stays within `maxBytes` (for a verifier that takes its inputs through a pipe, which needs the
+ * length first); past that, the stream of the whole archive, to be copied the usual way.
+ */
+export async function readFromAgent(
+  from: Box,
+  path: string,
+  head: Uint8Array,
+  maxBytes: number,
+): Promise<ArchiveBytes> {
+  const out = from.getArchive(path, COPY_TIMEOUT_MS);
+  const reader = out.stream.getReader();
+  const chunks: Uint8Array[] = [head];
+  let size = head.length;
+  for (;;) {
+    const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+    if (next.done) break;
+    chunks.push(next.value);
+    size += next.value.length;
+    if (size > maxBytes) {
+      const rest = new ReadableStream<Uint8Array>({
+        start: (c) => chunks.forEach((b) => c.enqueue(b)),
+        pull: async (c) => {
+          const more = await reader.read();
+          if (more.done) c.close();
+          else c.enqueue(more.value);
+        },
+        cancel: (why) => reader.cancel(why),
+      });
+      return { stream: rest, done: out.done };
+    }
+  }
+  const read = await out.done;
+  if (!read.ok) {
+    const error = `cannot copy ${path} out of the agent's container: ${read.error}`;
+    return { error, side: "agent", missing: read.missing ?? false };
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const b of chunks) bytes.set(b, at), at += b.length;
+  return { bytes };
 }

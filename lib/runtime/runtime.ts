@@ -6,6 +6,7 @@
  * `Sandbox`, the verifier modes, steps, the oracle and `HarborEnv` use nothing else, so a runtime is one folder
  * under `lib/runtime/` plus a line in `registry.ts`.
  */
+import type { ByteReader } from "../base/byte_reader.ts";
 import { type EngineDownError, InfraError } from "../base/errors.ts";
 
 /** What a finished one-shot command (an exec in a box) returned; it never throws on a non-zero exit. */
@@ -96,6 +97,26 @@ export interface Box {
   snapshot(tag: string): Promise<Done>;
   /** Removes the box and its anonymous volumes; false when it could not (it is then retried at exit). */
   remove(): Promise<boolean>;
+  /** The main process's pipe, when the box was started tied to one (`BoxSpec.pipe`); undefined otherwise. */
+  readonly main?: BoxPipe;
+}
+
+/**
+ * The stdin and stdout of a box's main process, held by pgs (`run -i --rm`, attached). The box lives as long as the
+ * pipe: closing it (`Box.remove`) ends the main process and the engine removes the box; a pgs killed outright
+ * closes it too, so nothing is left running.
+ */
+export interface BoxPipe {
+  /** The ready line the main process printed (it starts with `BoxSpec.pipe.ready`). */
+  readonly hello: string;
+  /** Set while the main process runs work that closing its stdin would not end (removal then kills the box). */
+  busy: boolean;
+  /** The main process's stdout, past its ready line. */
+  readonly reader: ByteReader;
+  /** The main process's stdin. */
+  readonly writer: WritableStreamDefaultWriter<Uint8Array>;
+  /** Resolves when the engine's CLI attached to the box exited (with `--rm`: once the box is removed). */
+  readonly status: Promise<{ success: boolean; code: number }>;
 }
 
 /** The resources a box may use. */
@@ -139,6 +160,12 @@ export interface BoxSpec {
   stdinOpen?: boolean;
   /** What a failure of the start is reported as (InfraError's stage; default "start"). */
   stage?: string;
+  /**
+   * Tie the box to a pipe pgs holds (default: not tied, the box runs detached until removed): `command` runs
+   * attached with its stdin open and must first print a line that starts with `ready`; the box is then `Box.main`'s,
+   * and the engine removes it once that process ends.
+   */
+  pipe?: { ready: string };
 }
 
 /** What an image says about itself. */

@@ -20,6 +20,7 @@ import { resolveVerifierMode, type VerifierMode } from "../task/verifier_mode.ts
 import { createSeparateVerifier } from "./separate_verifier_box.ts";
 import { requireGpus } from "./gpus.ts";
 import { channelHelper } from "./channel_helper/helper.ts";
+import { isRootUser } from "./users.ts";
 
 /** Options for starting an episode container. */
 export interface SandboxOptions {
@@ -172,7 +173,7 @@ export class Sandbox implements ExecEnv {
 
   async #resolveIds(): Promise<void> {
     const user = this.user;
-    if (user === "" || user === "root" || user === "0") return;
+    if (isRootUser(user)) return;
     const numeric = user.match(/^(\d+)(?::(\d+))?$/);
     if (numeric?.[2]) {
       [this.uid, this.gid] = [Number(numeric[1]), Number(numeric[2])];

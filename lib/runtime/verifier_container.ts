@@ -9,6 +9,7 @@ import { shQuote } from "./channel.ts";
 import { EngineDownError, InfraError } from "../base/errors.ts";
 import { type Box, BoxStartError, type Runtime } from "./runtime.ts";
 import { boxLimits } from "./limits.ts";
+import { TIED_READY, TIED_VERIFIER_MAIN } from "./verifier_tied.ts";
 import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
 import type { Task, TaskStep } from "../task/task.ts";
 import type { EnvironmentConfig } from "../task/task_config.ts";
@@ -42,6 +43,11 @@ export interface ScriptPlan {
   workdir?: string;
   /** Move `stage/a<i>/<basename>` over each path, in order (a separate verifier's artifacts). */
   artifacts?: string[];
+  /**
+   * The input comes through a tied box's pipe (`verifier_tied.ts`): stdin starts with `N\n` and an N-byte tar that
+   * is extracted into `stage`, and capture.json is `N\n` + N bytes too, since stdin does not end (default false).
+   */
+  tied?: boolean;
 }
 
 /**
@@ -50,12 +56,20 @@ export interface ScriptPlan {
  * makes /logs/verifier anew, owned by `user` (default root), so that no planted file survives. Prints PGS-READY.
  */
 export function prepareScript(plan: ScriptPlan, user?: string): string {
-  const lines = [
-    `mkdir -p /logs/agent && rm -f /logs/agent/final_message.md /logs/agent/capture.json`,
-    `read -r n && head -c "$n" > /logs/agent/final_message.md`,
-    plan.capture ? `cat > /logs/agent/capture.json` : `cat > /dev/null`,
-  ];
   const S = plan.stage ? shQuote(plan.stage) : "";
+  const lines = plan.tied
+    ? [
+      // The stage's archive comes first; GNU tar as root keeps its numeric owners and modes, as `docker cp` does.
+      `read -r n && mkdir -p ${S} && head -c "$n" | tar -x --numeric-owner -C ${S} || { echo PGS-UNTAR; exit 97; }`,
+      `mkdir -p /logs/agent && rm -f /logs/agent/final_message.md /logs/agent/capture.json`,
+      `read -r n && head -c "$n" > /logs/agent/final_message.md`,
+      `read -r n && head -c "$n" > ${plan.capture ? "/logs/agent/capture.json" : "/dev/null"}`,
+    ]
+    : [
+      `mkdir -p /logs/agent && rm -f /logs/agent/final_message.md /logs/agent/capture.json`,
+      `read -r n && head -c "$n" > /logs/agent/final_message.md`,
+      plan.capture ? `cat > /logs/agent/capture.json` : `cat > /dev/null`,
+    ];
   const moveOver = (from: string, to: string) => {
     const T = shQuote(to);
     lines.push(`rm -rf ${T} && mkdir -p ${shQuote(posix.dirname(to))} && mv ${from} ${T}`);
@@ -98,10 +112,13 @@ export function testScript(cwd: string): string {
 }
 
 /** The files and exit status a verifier script printed. */
-export function parseFrames(out: Uint8Array): { ready: boolean; exit?: number; files: Record<string, string> } {
+export function parseFrames(
+  out: Uint8Array,
+): { ready: boolean; untar: boolean; exit?: number; files: Record<string, string> } {
   const files: Record<string, string> = {};
   let exit: number | undefined;
   let ready = false;
+  let untar = false;
   let i = 0;
   const dec = new TextDecoder();
   while (i < out.length) {
@@ -115,15 +132,16 @@ export function parseFrames(out: Uint8Array): { ready: boolean; exit?: number; f
       i += Number(m[2]);
     } else if (line.startsWith("PGS-EXIT ")) exit = Number(line.slice(9));
     else if (line === "PGS-READY") ready = true;
+    else if (line === "PGS-UNTAR") untar = true;
   }
-  return { ready, exit, files };
+  return { ready, untar, exit, files };
 }
 
 /**
  * Starts a verifier container idle from `image`, with `limits` and the verifier's network and env, working directory
  * `cwd` (the runtime creates it, so a stage there exists however soon the copy comes). With `entrypoint` the image's
  * ENTRYPOINT runs first (as Harbor's compose services do: a separate verifier image may start a service there);
- * otherwise the shell replaces it.
+ * otherwise the shell replaces it. `tied`: the box is tied to a pipe (`verifier_tied.ts`; not with `entrypoint`).
  */
 export async function startVerifierContainer(
   runtime: Runtime,
@@ -132,9 +150,25 @@ export async function startVerifierContainer(
   limits: EnvironmentConfig,
   cwd: string,
   entrypoint = false,
+  tied = false,
 ): Promise<Box> {
   const v = task.config.verifier;
   try {
+    if (tied) {
+      return await runtime.start({
+        image,
+        limits: boxLimits(limits, v.allowInternet),
+        role: "verifier",
+        task: task.name,
+        env: { ...limits.env, ...v.env },
+        user: "0",
+        workdir: cwd,
+        command: ["/bin/sh", "-c", TIED_VERIFIER_MAIN],
+        replaceEntrypoint: true,
+        pipe: { ready: TIED_READY },
+        stage: "verify",
+      });
+    }
     return await runtime.start({
       image,
       limits: boxLimits(limits, v.allowInternet),
@@ -155,9 +189,13 @@ export async function startVerifierContainer(
   }
 }
 
-/** The isolated verifier's container: the pristine task image with the stage folder ready for the copy. */
+/**
+ * The isolated verifier's container: the pristine task image with the stage folder ready for the copy, tied to a
+ * pipe whose main process takes the inputs and runs the tests (`verifier_tied.ts`).
+ */
 export async function createVerifier(runtime: Runtime, task: Task, image: string): Promise<VerifierBox> {
-  return { box: await startVerifierContainer(runtime, task, image, task.config.environment, STAGE_DIR) };
+  const env = task.config.environment;
+  return { box: await startVerifierContainer(runtime, task, image, env, STAGE_DIR, false, true) };
 }
 
 /**

@@ -5,6 +5,7 @@
  * `commitArchive`: `docker create` + `cp` + `commit`), so an episode starts with one start instead of a start and a copy. The
  * verifier still starts from the task image itself, which never holds the workdir.
  */
+import { isRootUser } from "./users.ts";
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import type { Runtime } from "./runtime.ts";
@@ -25,7 +26,7 @@ export interface WorkdirLayer {
 
 /** The owner of an image's USER when it can be known without running the image: root or a numeric `uid:gid`. */
 export function staticOwner(user: string): { uid: number; gid: number } | undefined {
-  if (user === "" || user === "root" || user === "0" || user === "0:0") return { uid: 0, gid: 0 };
+  if (isRootUser(user)) return { uid: 0, gid: 0 };
   const m = user.match(/^(\d+):(\d+)$/);
   return m ? { uid: Number(m[1]), gid: Number(m[2]) } : undefined;
 }

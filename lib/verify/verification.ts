@@ -2,6 +2,9 @@
 import type { Box } from "../runtime/runtime.ts";
 import type { CopyFailure } from "../runtime/container_copy.ts";
 import { InfraError } from "../base/errors.ts";
+import { shQuote } from "../runtime/channel.ts";
+import { isRootUser } from "../runtime/users.ts";
+import { runTied } from "../runtime/verifier_tied.ts";
 import { parseReward } from "./reward.ts";
 import type { Sandbox } from "../runtime/sandbox.ts";
 import {
@@ -112,10 +115,20 @@ export class Verification {
   ): Promise<VerifyResult> {
     const vcfg = this.cfg;
     const t = performance.now();
-    const root = user === "" || user === "root" || user === "0" || user === "0:0";
+    const root = isRootUser(user);
     const timeoutMs = vcfg.timeoutSec * 1000;
     let run;
-    if (root) {
+    if (plan.tied) {
+      const exports = Object.entries(env).map(([k, val]) => `export ${k}=${shQuote(val)}\n`).join("");
+      run = await runTied(container, `${exports}${prepareScript(plan)}\n${testScript(plan.cwd)}`, stdin, timeoutMs);
+      // The copy and the tests go through one pipe: a box that ended before the layout was done (removed under the
+      // episode, or an archive it could not unpack) failed as the copy would have, the machinery's failure.
+      const f = parseFrames(run.stdout);
+      if (!run.timedOut && (f.untar || !f.ready)) {
+        const why = f.untar ? `cannot unpack it: ${run.stderr}` : `the container ended (exit ${run.code})`;
+        return await this.infra(`cannot copy ${plan.workdir ?? "the inputs"} into the verifier's container: ${why}`);
+      }
+    } else if (root) {
       const script = `${prepareScript(plan)}\n${testScript(plan.cwd)}`;
       run = await container.exec(["/bin/sh", "-c", script], { user: "0", env, stdin, timeoutMs });
     } else {

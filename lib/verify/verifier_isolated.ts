@@ -1,10 +1,18 @@
 /**
- * The isolated verifier (docs/spec-notes.md): the agent's working directory streamed container-to-container into a clean container
- * from the pristine image (made idle while the episode started), together with tests/ in the same archive.
+ * The isolated verifier (docs/spec-notes.md): the agent's working directory copied into a clean container from the
+ * pristine image (made while the episode started), together with tests/ in the same archive. The container is tied
+ * to a pipe: the archive, the script and the results go through it (`verifier_tied.ts`); an image without GNU tar
+ * and head, a non-root verifier user, or a working directory past 64 MiB take the copy (`cp`) and exec path instead.
  */
-import { copyFromAgent } from "../runtime/container_copy.ts";
+import { COPY_TIMEOUT_MS, copyArchive, readFromAgent } from "../runtime/container_copy.ts";
 import { inVerifierBox, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
-import { createVerifier, STAGE_DIR, testsArchivePrefix } from "../runtime/verifier_container.ts";
+import { createVerifier, type ScriptPlan, STAGE_DIR, testsArchivePrefix } from "../runtime/verifier_container.ts";
+import { tiedExact } from "../runtime/verifier_tied.ts";
+import { isRootUser } from "../runtime/users.ts";
+
+/** The largest working directory that goes through the verifier's pipe in one piece. */
+const TIED_MAX_BYTES = 64 << 20;
+const enc = new TextEncoder();
 
 /** Verifies `v`'s episode in a clean container holding only a copy of its working directory. */
 export async function verifyIsolated(v: Verification, finalMessage: string): Promise<VerifyResult> {
@@ -15,16 +23,46 @@ export async function verifyIsolated(v: Verification, finalMessage: string): Pro
   return await inVerifierBox(v, pending, async (vbox, capture) => {
     const t1 = performance.now();
     const head = await testsArchivePrefix(task, v.opts.step);
-    const copied = await copyFromAgent(box.box, box.workdir, vbox.box, STAGE_DIR, head);
-    if (copied) return await v.copyFailed(copied);
-    v.timings.copy = performance.now() - t1;
-    const plan = {
+    const user = v.cfg.user ?? "";
+    const plan: ScriptPlan = {
       cwd: box.workdir,
       capture: Boolean(v.cfg.capture),
       stage: STAGE_DIR,
       tests: { to: "/tests", fresh: false },
       workdir: box.workdir,
     };
-    return await v.run(vbox.box, plan, scriptInput(finalMessage, capture), v.cfg.user ?? "", v.cfg.env);
+    if (tiedExact(vbox.box) && isRootUser(user)) {
+      const read = await readFromAgent(box.box, box.workdir, head, TIED_MAX_BYTES);
+      if ("error" in read) return await v.copyFailed(read);
+      if ("bytes" in read) {
+        v.timings.copy = performance.now() - t1;
+        const input = tiedInput(read.bytes, finalMessage, capture);
+        return await v.run(vbox.box, { ...plan, tied: true }, input, user, v.cfg.env);
+      }
+      const copied = await copyArchive(read, box.workdir, vbox.box, STAGE_DIR);
+      if (copied) return await v.copyFailed(copied);
+    } else {
+      const copied = await copyArchive(
+        box.box.getArchive(box.workdir, COPY_TIMEOUT_MS),
+        box.workdir,
+        vbox.box,
+        STAGE_DIR,
+        head,
+      );
+      if (copied) return await v.copyFailed(copied);
+    }
+    v.timings.copy = performance.now() - t1;
+    return await v.run(vbox.box, plan, scriptInput(finalMessage, capture), user, v.cfg.env);
   });
+}
+
+/** A tied verifier's stdin: the stage archive, the final message and capture.json, each as `N\n` + N bytes. */
+function tiedInput(archive: Uint8Array, finalMessage: string, capture: Uint8Array): Uint8Array {
+  const msg = enc.encode(finalMessage);
+  const parts = [enc.encode(`${archive.length}\n`), archive, enc.encode(`${msg.length}\n`), msg];
+  parts.push(enc.encode(`${capture.length}\n`), capture);
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) out.set(p, at), at += p.length;
+  return out;
 }

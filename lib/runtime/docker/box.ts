@@ -1,5 +1,5 @@
 /** One container of a Docker-like engine as a `Box`: execs, tar copies (`cp`), state, restart, commit, removal. */
-import type { ArchiveRead, Box, BoxExecOptions, BoxState, Done, ExecProcess, ProcResult } from "../runtime.ts";
+import type { ArchiveRead, Box, BoxExecOptions, BoxPipe, BoxState, Done, ExecProcess, ProcResult } from "../runtime.ts";
 import { execArgs } from "./args.ts";
 import type { Docker } from "./docker.ts";
 
@@ -8,8 +8,8 @@ const DEFAULT_MS = 120_000;
 
 /** A container of `runtime`, by id. */
 export class DockerBox implements Box {
-  /** The container `id` on `runtime`. */
-  constructor(readonly runtime: Docker, readonly id: string) {}
+  /** The container `id` on `runtime`; `main` when it was started tied to a pipe. */
+  constructor(readonly runtime: Docker, readonly id: string, readonly main?: BoxPipe) {}
 
   /** `exec [-i] [-u] [-w] [-e...] ID argv`, bounded. */
   exec(argv: string[], opts: BoxExecOptions = {}): Promise<ProcResult> {
@@ -77,9 +77,9 @@ export class DockerBox implements Box {
     return r.code === 0 ? { ok: true } : { ok: false, error: r.stderr.trim() };
   }
 
-  /** Removes the container through the engine's removal queue. */
+  /** Removes the container through the engine's removal queue (a tied one by closing its pipe). */
   remove(): Promise<boolean> {
-    return this.runtime.hygiene.remove(this.id);
+    return this.runtime.hygiene.remove(this.id, this.main);
   }
 
   get #bin(): string {

@@ -4,6 +4,7 @@
  */
 import { creatingContainer } from "../hygiene.ts";
 import {
+  type BoxPipe,
   type BoxSpec,
   BoxStartError,
   type BuildOutcome,
@@ -17,6 +18,7 @@ import { DockerCli } from "./cli.ts";
 import { type CliEngine, DOCKER_ENGINE } from "./engine.ts";
 import { gpuProblem } from "./gpus.ts";
 import { DockerHygiene } from "./hygiene.ts";
+import { launchPiped, pipedFailed, pipedStartError } from "./piped.ts";
 
 const decoder = new TextDecoder();
 
@@ -36,9 +38,9 @@ export class Docker extends DockerCli implements Runtime {
     return this.cli.kind;
   }
 
-  /** The container `id` of this engine as a `Box` (one pgs did not start is not tracked). */
-  box(id: string): DockerBox {
-    return new DockerBox(this, id);
+  /** The container `id` of this engine as a `Box` (one pgs did not start is not tracked); `main` for a tied one. */
+  box(id: string, main?: BoxPipe): DockerBox {
+    return new DockerBox(this, id, main);
   }
 
   /** `image inspect` of id, architecture, USER, WORKDIR and VOLUMEs; undefined when the engine lacks the image. */
@@ -103,6 +105,7 @@ export class Docker extends DockerCli implements Runtime {
   /** `run -d ...`; a container created but not started is removed, and the failure is a BoxStartError. */
   async start(spec: BoxSpec): Promise<DockerBox> {
     const stage = spec.stage ?? "start";
+    if (spec.pipe) return await this.startTied(runArgs(this.cli, spec), spec.pipe.ready, stage);
     const r = await creatingContainer(this, () => this.call(runArgs(this.cli, spec)));
     const id = decoder.decode(r.stdout).trim();
     if (r.code !== 0 || r.timedOut) {
@@ -113,6 +116,19 @@ export class Docker extends DockerCli implements Runtime {
     }
     this.hygiene.track(id);
     return this.box(id);
+  }
+
+  /** Starts a box tied to a pipe from its `run -i --rm` argv; what a failed start created is removed. */
+  protected async startTied(argv: string[], ready: string, stage: string): Promise<DockerBox> {
+    const r = await creatingContainer(this, () => launchPiped(this, argv, ready));
+    if (pipedFailed(r)) {
+      if (r.id) await this.hygiene.remove(r.id);
+      if (this.down) throw this.down;
+      if (r.timedOut) await this.assertAnswering(`${this.cli.binary} run`);
+      throw pipedStartError(this.cli.binary, r, stage);
+    }
+    this.hygiene.track(r.id);
+    return this.box(r.id, r.pipe);
   }
 
   /** Removes containers left on this host by dead pgs processes (by label); once per client. */

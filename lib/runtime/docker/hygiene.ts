@@ -3,14 +3,14 @@
  * has not removed, the queue removals go through, and the sweep of what dead pgs processes left (by label).
  */
 import { enlist, LABELS, owner, ownerAlive } from "../hygiene.ts";
-import type { Runtime } from "../runtime.ts";
+import type { BoxPipe, Runtime } from "../runtime.ts";
 import type { DockerCli } from "./cli.ts";
 
 /** Tracked boxes, removals and sweeps on one engine. */
 export class DockerHygiene {
   #live = new Set<string>();
   #swept = false;
-  #queue: [string, (gone: boolean) => void][] = [];
+  #queue: [string, (gone: boolean) => void, BoxPipe?][] = [];
   #draining = false;
 
   /** The hygiene of `cli`'s engine; `runtime` is enlisted for the exit sweep on the first tracked box. */
@@ -63,10 +63,10 @@ export class DockerHygiene {
    * containers' network teardowns overlap (moby/moby#46661, fixed by moby/libnetwork#2679), and one `docker rm` of
    * many ids fans out into parallel teardowns.
    */
-  remove(id: string): Promise<boolean> {
-    if (!this.cli.cli.serialRemovals) return this.#removeOne(id);
+  remove(id: string, pipe?: BoxPipe): Promise<boolean> {
+    if (!this.cli.cli.serialRemovals) return this.#removeOne(id, pipe);
     return new Promise((resolve) => {
-      this.#queue.push([id, resolve]);
+      this.#queue.push([id, resolve, pipe]);
       if (!this.#draining) void this.#drain();
     });
   }
@@ -75,15 +75,19 @@ export class DockerHygiene {
     this.#draining = true;
     try {
       for (let next = this.#queue.shift(); next; next = this.#queue.shift()) {
-        const [id, done] = next;
-        done(await this.#removeOne(id));
+        const [id, done, pipe] = next;
+        done(await this.#removeOne(id, pipe));
       }
     } finally {
       this.#draining = false;
     }
   }
 
-  async #removeOne(id: string): Promise<boolean> {
+  async #removeOne(id: string, pipe?: BoxPipe): Promise<boolean> {
+    if (pipe && await closePipe(pipe)) {
+      this.untrack(id);
+      return true;
+    }
     const res = await this.cli.call(["rm", "-f", "-v", id], { timeoutMs: 60_000 }).catch(() => null);
     // One the daemon does not know is gone already.
     const gone = res !== null && !res.timedOut && (res.code === 0 || /No such container/i.test(res.stderr));
@@ -131,4 +135,24 @@ export class DockerHygiene {
     // The CLI names each container it could not remove; the others are gone.
     if (r) { for (const id of ids) if (r.code === 0 || !r.stderr.includes(id)) this.#live.delete(id); }
   }
+}
+
+/** How long a tied box's CLI may take to exit once its pipe is closed (the engine removes the box before it exits). */
+const CLOSE_MS = 30_000;
+
+/**
+ * Ends a tied box by closing its main process's stdin (its stdout drained meanwhile); true once the CLI attached to
+ * it exited, which with `--rm` is after the engine removed the box. False when it did not within its bound.
+ */
+async function closePipe(pipe: BoxPipe): Promise<boolean> {
+  if (pipe.busy) return false; // its main process would not see the end of its input: `rm -f` ends it
+  await pipe.writer.close().catch(() => {});
+  void pipe.reader.drain();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const exited = await Promise.race([
+    pipe.status.then(() => true, () => true),
+    new Promise<boolean>((ok) => timer = setTimeout(() => ok(false), CLOSE_MS)),
+  ]);
+  clearTimeout(timer);
+  return exited;
 }

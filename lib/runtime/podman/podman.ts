@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { Docker, labelArgs, runArgs } from "../docker/mod.ts";
 import { creatingContainer } from "../hygiene.ts";
-import { type BoxSpec, BoxStartError } from "../runtime.ts";
+import { type BoxPipe, type BoxSpec, BoxStartError } from "../runtime.ts";
 import { PODMAN_ENGINE, podmanRunArgs, qualifiedRef } from "./engine.ts";
 import { PodmanBox } from "./box.ts";
 import { cdiGpuProblem } from "./gpus.ts";
@@ -39,9 +39,9 @@ export class Podman extends Docker {
     super(host, PODMAN_ENGINE);
   }
 
-  /** The container `id` as a podman box. */
-  override box(id: string): PodmanBox {
-    return new PodmanBox(this, id);
+  /** The container `id` as a podman box (`main` for a tied one). */
+  override box(id: string, main?: BoxPipe): PodmanBox {
+    return new PodmanBox(this, id, main);
   }
 
   /** `pull -q` of the name as Docker would resolve it (podman resolves no short name here). */
@@ -63,6 +63,7 @@ export class Podman extends Docker {
     const plan = await this.#plan(spec, stage);
     const name = `pgs-${crypto.randomUUID()}`;
     const argv = podmanRunArgs(runArgs(this.cli, { ...spec, image: plan.image }), name, plan.keepFlag);
+    if (spec.pipe) return await this.startTied(argv, spec.pipe.ready, stage) as PodmanBox;
     const r = await creatingContainer(this, () => this.call(argv));
     if (r.code !== 0 || r.timedOut) {
       await this.hygiene.remove(name);

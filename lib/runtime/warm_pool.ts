@@ -1,0 +1,122 @@
+/**
+ * Episode boxes started ahead for resets that are about to come (`HarborEnv.warm`, `POST /v1/warm`): each is a whole
+ * `Sandbox.start` (fresh from the task's image, setup.sh run, healthcheck passed, its verifier box made) with its
+ * exec channel up, used by one episode only. Fills run one at a time, so a pool never takes more than one start's
+ * worth of the engine away from the episodes that run; a box idle past `idleMs` is removed.
+ */
+import type { ImageStore } from "./images.ts";
+import { Sandbox, type SandboxOptions } from "./sandbox.ts";
+import type { Task } from "../task/task.ts";
+
+/** How a pool is bounded. */
+export interface WarmPoolOptions {
+  /** Boxes held at most, over every task (default 64). */
+  max?: number;
+  /** Milliseconds a box may wait before it is removed unused (default 600 000). */
+  idleMs?: number;
+}
+
+interface Held {
+  box: Sandbox;
+  at: number;
+}
+
+/** Boxes started ahead, per task and start options. */
+export class WarmPool {
+  #held = new Map<string, Held[]>();
+  #filling: Promise<unknown> = Promise.resolve();
+  #pending = 0;
+  #closed = false;
+  readonly #max: number;
+  readonly #idleMs: number;
+
+  /** A pool starting its boxes from `store`. */
+  constructor(readonly store: ImageStore, opts: WarmPoolOptions = {}) {
+    this.#max = opts.max ?? 64;
+    this.#idleMs = opts.idleMs ?? 600_000;
+  }
+
+  /** Boxes ready now, over every task. */
+  get size(): number {
+    let n = 0;
+    for (const list of this.#held.values()) n += list.length;
+    return n;
+  }
+
+  /** Boxes asked for and not started yet. */
+  get pending(): number {
+    return this.#pending;
+  }
+
+  #key(task: Task, opts: SandboxOptions): string {
+    return JSON.stringify([task.paths.dir, opts.workdir ?? null, opts.verifierMode ?? null]);
+  }
+
+  /** A ready box of `task` started with `opts`, taken out of the pool; undefined when none is ready. */
+  take(task: Task, opts: SandboxOptions = {}): Sandbox | undefined {
+    const list = this.#held.get(this.#key(task, opts));
+    const held = list?.shift();
+    if (list && !list.length) this.#held.delete(this.#key(task, opts));
+    return held?.box;
+  }
+
+  /**
+   * Asks for `n` boxes of `task` (queued behind earlier fills, started one at a time); resolves with how many were
+   * queued (fewer when the pool would pass its bound). A start that fails is dropped (the reset then starts its own).
+   */
+  fill(task: Task, opts: SandboxOptions, n: number): number {
+    const room = Math.max(0, this.#max - this.size - this.#pending);
+    const count = this.#closed ? 0 : Math.min(n, room);
+    for (let i = 0; i < count; i++) {
+      this.#pending++;
+      this.#filling = this.#filling.then(() => this.#startOne(task, opts)).catch(() => {});
+    }
+    return count;
+  }
+
+  async #startOne(task: Task, opts: SandboxOptions): Promise<void> {
+    try {
+      if (this.#closed) return;
+      const box = await Sandbox.start(task, this.store, opts);
+      // The channel's process starts now rather than on the episode's first command.
+      await box.exec(":", { shell: "sh", timeoutSec: 30 }).catch(() => {});
+      if (this.#closed) return void await box.remove();
+      const key = this.#key(task, opts);
+      const list = this.#held.get(key) ?? [];
+      list.push({ box, at: Date.now() });
+      this.#held.set(key, list);
+    } finally {
+      this.#pending--;
+    }
+  }
+
+  /** Resolves once every fill asked for so far has settled. */
+  async settled(): Promise<void> {
+    for (let seen; seen !== this.#filling;) {
+      seen = this.#filling;
+      await seen;
+    }
+  }
+
+  /** Removes boxes idle past the bound; returns how many. */
+  async sweep(now = Date.now()): Promise<number> {
+    const old: Sandbox[] = [];
+    for (const [key, list] of this.#held) {
+      const keep = list.filter((h) => now - h.at <= this.#idleMs);
+      old.push(...list.filter((h) => now - h.at > this.#idleMs).map((h) => h.box));
+      if (keep.length) this.#held.set(key, keep);
+      else this.#held.delete(key);
+    }
+    await Promise.all(old.map((b) => b.remove()));
+    return old.length;
+  }
+
+  /** Removes every box held and refuses later fills; a fill in flight removes its box when it is done. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const all = [...this.#held.values()].flat().map((h) => h.box);
+    this.#held.clear();
+    await Promise.all(all.map((b) => b.remove()));
+    await this.settled();
+  }
+}
