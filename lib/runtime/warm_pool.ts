@@ -92,14 +92,15 @@ export class WarmPool {
 
   /** Resolves once every fill asked for so far has settled. */
   async settled(): Promise<void> {
-    for (let seen; seen !== this.#filling;) {
+    let seen: Promise<unknown> | undefined;
+    while (seen !== this.#filling) {
       seen = this.#filling;
       await seen;
     }
   }
 
   /** Removes boxes idle past the bound; returns how many. */
-  async sweep(now = Date.now()): Promise<number> {
+  async sweep(now: number = Date.now()): Promise<number> {
     const old: Sandbox[] = [];
     for (const [key, list] of this.#held) {
       const keep = list.filter((h) => now - h.at <= this.#idleMs);
