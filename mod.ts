@@ -94,6 +94,8 @@ export {
   type Runtime,
   Sandbox,
   type SandboxOptions,
+  WarmPool,
+  type WarmPoolOptions,
 } from "./lib/runtime/mod.ts";
 export { parseReward, type Reward, verify, type VerifyOptions, type VerifyResult } from "./lib/verify/mod.ts";
 export {

@@ -8,6 +8,7 @@ export type {
   Box,
   BoxExecOptions,
   BoxLimits,
+  BoxPipe,
   BoxSpec,
   BoxState,
   BuildOutcome,
@@ -19,6 +20,7 @@ export type {
   RuntimeOptions,
 } from "./runtime.ts";
 export { BoxStartError } from "./runtime.ts";
+export { ByteReader } from "../base/byte_reader.ts";
 export {
   createRuntime,
   DEFAULT_RUNTIME,
@@ -42,6 +44,7 @@ export { type LocalEnvOptions, LocalExecEnv } from "./local_env.ts";
 export { type ChannelOptions, ExecChannel, shQuote, text } from "./channel.ts";
 export { Sandbox, type SandboxOptions, type StartTimings } from "./sandbox.ts";
 export { type ImageInfo, ImageStore } from "./images.ts";
+export { WarmPool, type WarmPoolOptions } from "./warm_pool.ts";
 export type { WorkdirLayer } from "./workdir_image.ts";
 export { DEFAULT_WORKDIR, dockerfileWorkdir, effectiveWorkdir, taskWorkdir } from "./workdir.ts";
 export type { VerifierBox } from "./verifier_container.ts";
