@@ -4,6 +4,7 @@
 export class ByteReader {
   #buf = new Uint8Array(0);
   #done = false;
+  /** A reader over `reader`'s chunks. */
   constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
 
   async #fill(): Promise<boolean> {
