@@ -107,6 +107,10 @@ dockerTest("env serve API: create → step → finish scores the episode and rem
     assert.equal(fin.json.reward, 1);
     assert.equal(fin.json.answer, "Answer: 35");
     assert.equal(fin.json.metrics[`metric/profile/${ep.profile_key}/reward`], 1);
+    // The pipeline's timings: the start, the tools of two turns and the verification all took time.
+    const t = fin.json.timings;
+    assert.deepEqual(Object.keys(t).sort(), ["start_ms", "tools_ms", "verify_ms"]);
+    assert.ok(t.start_ms > 0 && t.tools_ms > 0 && t.verify_ms > 0, JSON.stringify(t));
     assert.equal((await call(s, "POST", `/v1/episodes/${ep.episode_id}/finish`)).status, 404);
     assert.equal(s.size, 0);
     assert.equal(await exists(docker, ep.container_id), false);
@@ -237,7 +241,7 @@ dockerTest(
     }
     const base = text.match(/listening on (\S+)/)![1];
     const health = await (await fetch(`${base}/health`)).json();
-    assert.deepEqual(health, { ok: true, episodes: 0 });
+    assert.deepEqual(health, { ok: true, episodes: 0, warm: 0 });
     const res = await fetch(`${base}/episodes`, {
       method: "POST",
       headers: auth,

@@ -21,13 +21,14 @@ export const LAYERS: [prefix: string, rank: number][] = [
   ["lib/capture/", 3],
   ["profiles/", 4],
   ["lib/conformance/", 4],
-  ["lib/env/", 4],
-  ["lib/harbor/", 5],
-  ["lib/eval/", 5],
-  ["lib/export/", 6],
-  ["cli/", 7],
-  ["main.ts", 8],
-  ["mod.ts", 8],
+  ["lib/episode/", 4],
+  ["lib/env/", 5],
+  ["lib/harbor/", 6],
+  ["lib/eval/", 6],
+  ["lib/export/", 7],
+  ["cli/", 8],
+  ["main.ts", 9],
+  ["mod.ts", 9],
 ];
 
 /**

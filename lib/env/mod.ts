@@ -5,5 +5,6 @@
  * @module
  */
 export { type EnvRow, type EpisodeReward, HarborEnv, type HarborEnvOptions, HarborEpisode } from "./harbor_env.ts";
+export { type EpisodeOwner, type EpisodeStart, type EpisodeTimings, startEpisode } from "../episode/mod.ts";
 export { createEnvServer, type EnvServer, type EnvServerOptions } from "./server_app.ts";
 export { TokenEpisode, type TokenModeOptions, type TokenStepResult } from "./token_episode.ts";

@@ -8,6 +8,7 @@ import { type Context, Hono } from "npm:hono@4.13.19";
 import type { HttpApp } from "../base/http_app.ts";
 import { EngineDownError, InfraError, TaskError } from "../base/errors.ts";
 import type { EnvRow, HarborEnv, HarborEpisode } from "./harbor_env.ts";
+import type { EpisodeTimings } from "../episode/mod.ts";
 import type { AssistantTurn } from "../harness/episode.ts";
 import { profileNames, resolveProfileName } from "../harness/registry.ts";
 import { Semaphore } from "../base/semaphore.ts";
@@ -350,6 +351,7 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       exit_status: r.exitStatus,
       turns: r.turns,
       harness_profile: e.ep.harnessProfile,
+      timings: roundTimings(e.ep.timings),
       ...(e.tok ? tokenFields(e.tok, e.logprobs!) : {}),
     });
   });
@@ -387,4 +389,9 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       await Promise.all([...live.values()].map(drop));
     },
   };
+}
+
+/** An episode's timings in whole milliseconds. */
+function roundTimings(t: EpisodeTimings): Record<string, number> {
+  return Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Math.round(v)]));
 }

@@ -194,9 +194,8 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
       if (reply.templateRewrite) rewrites.push(turn);
       const { tokens: _t, usage: _u, exitCode: _x, stderrTail: _e, templateRewrite: _r, ...assistant } = reply;
       await workdir?.ready; // the first tool call waits for the start state, so nothing changed it before
-      const ts = performance.now();
       await ep.step(assistant);
-      timings.tools_ms += performance.now() - ts;
+      timings.tools_ms = ep.timings.tools_ms;
     }
   } catch (e) {
     opts.policy.end?.(ep);
