@@ -176,3 +176,48 @@ runtimeTest("a tied verifier that times out is killed, and scores the timeout", 
     await removeTask(dir);
   }
 });
+
+async function execsToStart(runtime: Runtime, dockerfile?: string): Promise<{ execs: string[][]; killed: boolean }> {
+  const files: Record<string, string> = {
+    "task.toml": `[environment]\n${dockerfile ? "" : `docker_image = "${BASE_IMAGE}"\n`}workdir = "/app"\n`,
+    "tests/test.sh": "#!/bin/bash\necho 1 > /logs/verifier/reward.txt\n",
+  };
+  if (dockerfile) files["environment/Dockerfile"] = dockerfile;
+  const dir = await makeTask(files);
+  try {
+    const task = await loadTask(dir);
+    const store = new ImageStore(runtime);
+    await store.resolve(task); // built before the calls are counted
+    const { result, calls } = await recordCalls(runtime, async () => {
+      const box = await Sandbox.start(task, store, { verifierMode: "shared" });
+      try {
+        assert.equal((await box.exec("echo hi", { timeoutSec: 30 })).exitCode, 0);
+        // A command past its timeout is killed, whoever the killer is.
+        const r = await box.exec("sleep 600 & sleep 600", { timeoutSec: 1 });
+        return r.timedOut && r.exitCode === 137 && (await box.exec("echo still", { timeoutSec: 30 })).exitCode === 0;
+      } finally {
+        await box.remove();
+      }
+    });
+    return { execs: calls.filter((c) => c[0] === "exec"), killed: result };
+  } finally {
+    await removeTask(dir);
+  }
+}
+
+runtimeTest(
+  "the agent box's main process is the channel's killer where the image runs as root without ENTRYPOINT",
+  async (rt) => {
+    const plain = await execsToStart(rt);
+    assert.ok(plain.killed);
+    assert.equal(plain.execs.length, 1, `one exec, the channel: ${plain.execs.map((c) => c.slice(0, 4).join(" "))}`);
+    // An image with an ENTRYPOINT keeps its own main process: the killer is an exec of its own, as before.
+    const entry = await execsToStart(rt, `FROM ${BASE_IMAGE}\nENTRYPOINT ["/usr/bin/env"]\n`);
+    assert.ok(entry.killed);
+    assert.equal(
+      entry.execs.length,
+      2,
+      `the channel and the killer: ${entry.execs.map((c) => c.slice(0, 4).join(" "))}`,
+    );
+  },
+);

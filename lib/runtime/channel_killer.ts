@@ -24,18 +24,32 @@ function startOf(line: string | null | undefined): string | undefined {
   return line?.match(/^PGS-KILL (\S+)$/m)?.[1];
 }
 
+/** The ready line of the resident killer. */
+export const KILLER_READY = "PGS-KILLER";
+
 /** Kills channel commands in one container. */
 export class ChannelKiller {
   #proc?: ExecProcess;
   #reader?: ByteReader;
   #writer?: WritableStreamDefaultWriter<Uint8Array>;
+  /** True while the resident killer is the box's own main process (`Box.main`), not an exec of ours. */
+  #onMain = false;
 
   /** A killer for `box`; it starts with `start()`. */
   constructor(readonly box: Box) {}
 
-  /** Starts the resident shell and waits (up to 15 s) until it is ready; without it, kills use one exec each. */
+  /**
+   * Starts the resident shell and waits (up to 15 s) until it is ready; without it, kills use one exec each. A box
+   * whose main process is the killer (started with `killerMain`) needs no exec: its pipe is the killer's.
+   */
   async start(): Promise<void> {
-    if (this.#proc) return;
+    if (this.#proc || this.#onMain) return;
+    const main = this.box.main;
+    if (main?.hello === KILLER_READY && !main.busy) {
+      main.busy = true; // its stdin must stay open: closing it would end the box
+      [this.#reader, this.#writer, this.#onMain] = [main.reader, main.writer, true];
+      return;
+    }
     let proc: ExecProcess;
     try {
       proc = this.box.spawn(["/bin/sh", "-c", KILLER_SERVER], { user: "0", stdin: true });
@@ -44,7 +58,7 @@ export class ChannelKiller {
     }
     proc.stderr.pipeTo(new WritableStream()).catch(() => {});
     const reader = new ByteReader(proc.stdout.getReader());
-    if (await reader.readLineWithin(READY_MS) !== "PGS-KILLER") return this.#kill(proc);
+    if (await reader.readLineWithin(READY_MS) !== KILLER_READY) return this.#kill(proc);
     proc.status.then(() => this.#proc === proc && this.#forget()).catch(() => {});
     [this.#proc, this.#reader, this.#writer] = [proc, reader, proc.stdin.getWriter()];
   }
@@ -70,11 +84,17 @@ export class ChannelKiller {
       if (rc !== undefined) return { clean: rc === "0", start: startOf(first) ?? start };
     } catch { /* dropped below */ }
     if (this.#proc) this.#kill(this.#proc);
+    else this.#forget(); // the box's main process did not answer: kills go through execs from now on
     return null;
   }
 
   #forget(): void {
     [this.#proc, this.#reader, this.#writer] = [undefined, undefined, undefined];
+  }
+
+  /** The resident killer as a box's main process: `sh -c` of this, started as root, ready with `KILLER_READY`. */
+  static get mainScript(): string {
+    return KILLER_SERVER;
   }
 
   #kill(proc: ExecProcess): void {
@@ -88,6 +108,8 @@ export class ChannelKiller {
   async close(): Promise<void> {
     const [proc, writer] = [this.#proc, this.#writer];
     this.#forget();
+    // The box's own main process stays: it ends with the box.
+    if (this.#onMain) return;
     if (!proc) return;
     await writer?.close().catch(() => {});
     const t = setTimeout(() => this.#kill(proc), 2000);

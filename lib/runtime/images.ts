@@ -20,6 +20,8 @@ export interface ImageInfo {
   arch?: string;
   /** The image's WORKDIR ("" when it sets none). */
   workdir?: string;
+  /** Whether the image sets an ENTRYPOINT (default: unknown, treated as set). */
+  entrypoint?: boolean;
 }
 
 /** Hashes a build context: every file's path, mode and content, sorted, so equal contexts share one image. */
@@ -109,7 +111,7 @@ export class ImageStore {
             );
           }
         }
-        return { ref, arch: facts.arch, user: facts.user, workdir: facts.workdir };
+        return { ref, arch: facts.arch, user: facts.user, workdir: facts.workdir, entrypoint: facts.entrypoint };
       })();
       p.catch(() => this.#present.delete(ref));
       this.#present.set(ref, p);

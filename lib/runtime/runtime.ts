@@ -111,6 +111,8 @@ export interface BoxPipe {
   readonly hello: string;
   /** Set while the main process runs work that closing its stdin would not end (removal then kills the box). */
   busy: boolean;
+  /** True when the engine removes the box once its main process ends (`run --rm`); false for `pipe.keep`. */
+  readonly removedWithPipe: boolean;
   /** The main process's stdout, past its ready line. */
   readonly reader: ByteReader;
   /** The main process's stdin. */
@@ -165,7 +167,12 @@ export interface BoxSpec {
    * attached with its stdin open and must first print a line that starts with `ready`; the box is then `Box.main`'s,
    * and the engine removes it once that process ends.
    */
-  pipe?: { ready: string };
+  pipe?: {
+    /** The start of the ready line. */
+    ready: string;
+    /** The box outlives its main process (no `--rm`): its files stay for the verifier, and removal is an `rm`. */
+    keep?: boolean;
+  };
 }
 
 /** What an image says about itself. */
@@ -180,6 +187,8 @@ export interface ImageFacts {
   workdir: string;
   /** Paths its VOLUMEs cover (a snapshot or commit leaves them out). */
   volumes: string[];
+  /** Whether it sets an ENTRYPOINT (a box's command then runs as its arguments). */
+  entrypoint: boolean;
 }
 
 /** The outcome of an image build. */

@@ -20,6 +20,7 @@ import { resolveVerifierMode, type VerifierMode } from "../task/verifier_mode.ts
 import { createSeparateVerifier } from "./separate_verifier_box.ts";
 import { requireGpus } from "./gpus.ts";
 import { channelHelper } from "./channel_helper/helper.ts";
+import { ChannelKiller, KILLER_READY } from "./channel_killer.ts";
 import { isRootUser } from "./users.ts";
 
 /** Options for starting an episode container. */
@@ -34,6 +35,12 @@ export interface SandboxOptions {
   noChannel?: boolean;
   /** Run the channel on the image's `setsid` and `head` instead of pgs' static helper (default false). */
   noHelper?: boolean;
+  /**
+   * Make the channel's killer the box's main process, on a pipe pgs holds (`run -i`), instead of an exec of its own,
+   * where the image runs as root and sets no ENTRYPOINT (elsewhere the main process stays the image's business;
+   * default true).
+   */
+  killerMain?: boolean;
   /** Create the verifier's container while the episode starts, in the modes that have one (default true). */
   prepareVerifier?: boolean;
   /**
@@ -129,6 +136,9 @@ export class Sandbox implements ExecEnv {
       ? createSeparateVerifier(store, task)
       : createVerifier(runtime, task, image.ref);
     verifier?.catch(() => {}); // reported by verify(), which awaits it
+    // The killer as the main process saves an exec an episode; a box whose image has an ENTRYPOINT or a USER keeps
+    // an idle main process, so that what the image starts, and as whom, is what it would be under Harbor.
+    const killerMain = opts.killerMain !== false && image.entrypoint === false && isRootUser(image.user);
     let container: Box;
     try {
       container = await runtime.start({
@@ -138,7 +148,9 @@ export class Sandbox implements ExecEnv {
         task: task.name,
         env: env.env,
         workdir,
-        command: ["sh", "-c", "sleep infinity"],
+        ...(killerMain
+          ? { command: ["/bin/sh", "-c", ChannelKiller.mainScript], pipe: { ready: KILLER_READY, keep: true } }
+          : { command: ["sh", "-c", "sleep infinity"] }),
       });
     } catch (e) {
       const vbox = await verifier?.catch(() => undefined);

@@ -26,12 +26,12 @@ export function labelArgs(role: string, task: string): string[] {
   return Object.entries(boxLabels(role, task)).flatMap(([k, v]) => ["--label", `${k}=${v}`]);
 }
 
-/** The whole `run` of a box: `-d`, or `-i --rm` attached for a box tied to a pipe (`spec.pipe`). */
+/** The whole `run` of a box: `-d`, or `-i` attached (with `--rm` unless `keep`) for a box tied to a pipe (`spec.pipe`). */
 export function runArgs(cli: CliEngine, spec: BoxSpec): string[] {
   const [first, ...rest] = spec.command;
   return [
     "run",
-    ...(spec.pipe ? ["-i", "--rm"] : ["-d", ...(spec.stdinOpen ? ["-i"] : [])]),
+    ...(spec.pipe ? ["-i", ...(spec.pipe.keep ? [] : ["--rm"])] : ["-d", ...(spec.stdinOpen ? ["-i"] : [])]),
     ...limitArgs(cli, spec.limits),
     ...labelArgs(spec.role, spec.task),
     ...envArgs(spec.env ?? {}),

@@ -55,6 +55,7 @@ export class Docker extends DockerCli implements Runtime {
       user: String(config.User ?? ""),
       workdir: String(config.WorkingDir ?? ""),
       volumes: Object.keys(config.Volumes ?? {}),
+      entrypoint: Array.isArray(config.Entrypoint) && config.Entrypoint.length > 0,
     };
   }
 
@@ -105,7 +106,7 @@ export class Docker extends DockerCli implements Runtime {
   /** `run -d ...`; a container created but not started is removed, and the failure is a BoxStartError. */
   async start(spec: BoxSpec): Promise<DockerBox> {
     const stage = spec.stage ?? "start";
-    if (spec.pipe) return await this.startTied(runArgs(this.cli, spec), spec.pipe.ready, stage);
+    if (spec.pipe) return await this.startTied(runArgs(this.cli, spec), spec.pipe, stage);
     const r = await creatingContainer(this, () => this.call(runArgs(this.cli, spec)));
     const id = decoder.decode(r.stdout).trim();
     if (r.code !== 0 || r.timedOut) {
@@ -119,8 +120,12 @@ export class Docker extends DockerCli implements Runtime {
   }
 
   /** Starts a box tied to a pipe from its `run -i --rm` argv; what a failed start created is removed. */
-  protected async startTied(argv: string[], ready: string, stage: string): Promise<DockerBox> {
-    const r = await creatingContainer(this, () => launchPiped(this, argv, ready));
+  protected async startTied(
+    argv: string[],
+    pipe: { ready: string; keep?: boolean },
+    stage: string,
+  ): Promise<DockerBox> {
+    const r = await creatingContainer(this, () => launchPiped(this, argv, pipe.ready, !pipe.keep));
     if (pipedFailed(r)) {
       if (r.id) await this.hygiene.remove(r.id);
       if (this.down) throw this.down;

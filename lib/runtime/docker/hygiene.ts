@@ -84,10 +84,12 @@ export class DockerHygiene {
   }
 
   async #removeOne(id: string, pipe?: BoxPipe): Promise<boolean> {
-    if (pipe && await closePipe(pipe)) {
+    if (pipe?.removedWithPipe && await closePipe(pipe)) {
       this.untrack(id);
       return true;
     }
+    // A kept box's CLI ends with the box; what its main process still prints is dropped meanwhile.
+    if (pipe) void pipe.reader.drain();
     const res = await this.cli.call(["rm", "-f", "-v", id], { timeoutMs: 60_000 }).catch(() => null);
     // One the daemon does not know is gone already.
     const gone = res !== null && !res.timedOut && (res.code === 0 || /No such container/i.test(res.stderr));

@@ -32,7 +32,12 @@ export interface PipedFailure {
  * Spawns `argv` (a `run -i --rm ...` whose main process first prints a line starting with `ready`) on `cli`; resolves with the box, or
  * with the failure once the CLI is killed (the caller removes the created box and raises).
  */
-export async function launchPiped(cli: DockerCli, argv: string[], ready: string): Promise<PipedStart | PipedFailure> {
+export async function launchPiped(
+  cli: DockerCli,
+  argv: string[],
+  ready: string,
+  removedWithPipe: boolean,
+): Promise<PipedStart | PipedFailure> {
   // The CLI refuses a cidfile that exists: a fresh folder per box, removed once read.
   const dir = await Deno.makeTempDir({ prefix: "pgs-cid-" });
   const cidfile = `${dir}/id`;
@@ -44,7 +49,8 @@ export async function launchPiped(cli: DockerCli, argv: string[], ready: string)
   const id = (await Deno.readTextFile(cidfile).catch(() => "")).trim();
   await Deno.remove(dir, { recursive: true }).catch(() => {});
   if (first?.startsWith(ready) && id) {
-    return { id, pipe: { hello: first, busy: false, reader, writer: child.stdin.getWriter(), status: child.status } };
+    const writer = child.stdin.getWriter();
+    return { id, pipe: { hello: first, busy: false, removedWithPipe, reader, writer, status: child.status } };
   }
   try {
     child.kill("SIGKILL");

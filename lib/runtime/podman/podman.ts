@@ -63,7 +63,7 @@ export class Podman extends Docker {
     const plan = await this.#plan(spec, stage);
     const name = `pgs-${crypto.randomUUID()}`;
     const argv = podmanRunArgs(runArgs(this.cli, { ...spec, image: plan.image }), name, plan.keepFlag);
-    if (spec.pipe) return await this.startTied(argv, spec.pipe.ready, stage) as PodmanBox;
+    if (spec.pipe) return await this.startTied(argv, spec.pipe, stage) as PodmanBox;
     const r = await creatingContainer(this, () => this.call(argv));
     if (r.code !== 0 || r.timedOut) {
       await this.hygiene.remove(name);
