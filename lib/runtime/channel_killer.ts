@@ -77,12 +77,17 @@ export class ChannelKiller {
   async #ask(pid: string, start: string): Promise<KillResult | null> {
     const [reader, writer] = [this.#reader, this.#writer];
     if (!reader || !writer) return null;
+    const release = this.#onMain ? this.box.main?.hold() : undefined;
     try {
       await writer.write(enc.encode(`${pid} ${start || "-"}\n`));
       const first = await reader.readLineWithin(ANSWER_MS);
       const rc = (await reader.readLineWithin(ANSWER_MS))?.match(/^PGS-KILLED (\d+)$/)?.[1];
       if (rc !== undefined) return { clean: rc === "0", start: startOf(first) ?? start };
-    } catch { /* dropped below */ }
+    } catch {
+      /* dropped below */
+    } finally {
+      release?.();
+    }
     if (this.#proc) this.#kill(this.#proc);
     else this.#forget(); // the box's main process did not answer: kills go through execs from now on
     return null;

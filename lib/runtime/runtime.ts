@@ -119,6 +119,11 @@ export interface BoxPipe {
   readonly writer: WritableStreamDefaultWriter<Uint8Array>;
   /** Resolves when the engine's CLI attached to the box exited (with `--rm`: once the box is removed). */
   readonly status: Promise<{ success: boolean; code: number }>;
+  /**
+   * Keeps the process alive while a request is in flight on the pipe; call the returned function when it is over.
+   * An idle tied box does not keep its process from exiting (its exit removes it, as the pipe closes).
+   */
+  hold(): () => void;
 }
 
 /** The resources a box may use. */

@@ -48,6 +48,7 @@ export async function runTied(box: Box, script: string, input: Uint8Array, timeo
   const pipe = box.main;
   if (!pipe) throw new Error("runTied: the box is not tied to a pipe");
   pipe.busy = true;
+  const release = pipe.hold();
   const mark = crypto.randomUUID().replaceAll("-", "");
   const body = enc.encode(script);
   const request = new Uint8Array([...enc.encode(`${body.length} ${mark}\n`), ...body]);
@@ -77,5 +78,6 @@ export async function runTied(box: Box, script: string, input: Uint8Array, timeo
     return { code: rc, stdout: r.out, stderr: dec.decode(err).trim(), stderrRaw: err, timedOut: false };
   } finally {
     clearTimeout(timer);
+    release();
   }
 }

@@ -50,7 +50,19 @@ export async function launchPiped(
   await Deno.remove(dir, { recursive: true }).catch(() => {});
   if (first?.startsWith(ready) && id) {
     const writer = child.stdin.getWriter();
-    return { id, pipe: { hello: first, busy: false, removedWithPipe, reader, writer, status: child.status } };
+    // An idle box must not keep a library user's process alive (it would never exit on its own); a request does.
+    child.unref();
+    let holds = 0;
+    const hold = () => {
+      if (holds++ === 0) child.ref();
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        if (--holds === 0) child.unref();
+      };
+    };
+    return { id, pipe: { hello: first, busy: false, removedWithPipe, reader, writer, status: child.status, hold } };
   }
   try {
     child.kill("SIGKILL");
