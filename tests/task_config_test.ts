@@ -188,7 +188,6 @@ env = { S = "s" }
     "environment.gpu_types",
     "environment.tpu",
     "environment.storage_mb",
-    "agent.network_mode",
     "agent.allowed_hosts",
     "verifier.collect",
   ];
@@ -202,7 +201,8 @@ env = { S = "s" }
   );
   assert.equal(c.warnings.length, notApplied.length, "each parse still lists its own notes");
   assert.equal(c.schemaVersion, "1.4");
-  assert.deepEqual(c.agent, { timeoutSec: 900, user: "agent" });
+  // The agent phase's own network is applied to the agent's box.
+  assert.deepEqual(c.agent, { timeoutSec: 900, user: "agent", allowInternet: false });
   assert.equal(c.verifier.user, "0");
   assert.equal(c.verifier.environmentMode, "separate");
   assert.equal(c.verifier.environment?.dockerImage, "judge");
@@ -281,28 +281,44 @@ Deno.test("network_mode and allow_internet disagreeing is an error", () => {
   );
 });
 
-Deno.test("env tables expand host variables, with defaults", () => {
+Deno.test("env tables read host variables as Harbor does: a whole ${VAR} or ${VAR:-default}, else as written", () => {
   const host: Record<string, string> = { KEY: "secret", EMPTY: "" };
   const text = `
 [environment]
-env = { A = "$KEY", B = "\${KEY}-x", C = "\${EMPTY:-dflt}", D = "\${NOPE:-d2}", E = "cost $$5", F = "$ 1" }
-
-[verifier.env]
-G = "\${GONE}"
+env = { A = "\${KEY}", B = "\${KEY}-x", C = "\${EMPTY:-dflt}", D = "\${NOPE:-d2}", E = "cost $$5", F = "$KEY", G = "\${EMPTY}" }
 `;
-  const { result: c, warned } = captured(() => parseTaskConfig(text, "envtest/task.toml", (n) => host[n]));
-  assert.deepEqual(c.environment.env, { A: "secret", B: "secret-x", C: "dflt", D: "d2", E: "cost $5", F: "$ 1" });
-  assert.deepEqual(c.verifier.env, { G: "" });
-  assert.deepEqual(warned, ['envtest/task.toml: verifier.env.G: $GONE is not set; it expands to ""']);
-  assert.deepEqual(c.warnings, warned);
+  const c = parseTaskConfig(text, "envtest/task.toml", (n) => host[n]);
+  // Set but empty is "", even with a default (Harbor checks `name in os.environ`); inline `$` is not a template.
+  assert.deepEqual(c.environment.env, { A: "secret", B: "${KEY}-x", C: "", D: "d2", E: "cost $$5", F: "$KEY", G: "" });
+  assert.deepEqual(c.warnings, []);
 });
 
-Deno.test("expandEnv edge cases", () => {
+Deno.test("an unset ${VAR} without a default is an error naming the file, the field and the variable", () => {
+  for (const table of ["environment.env", "verifier.env", "solution.env"]) {
+    throwsTask(
+      () => parseTaskConfig(`[${table}]\nTOKEN = "\${OPENROUTER_API_KEY}"\n`, "t/task.toml", () => undefined),
+      `t/task.toml:2: ${table}.TOKEN = "\${OPENROUTER_API_KEY}": the host variable OPENROUTER_API_KEY is not set ` +
+        `(Harbor refuses to start the task until it is; export it, even empty, or write ` +
+        `"\${OPENROUTER_API_KEY:-default}")`,
+    );
+  }
+  const steps = `[[steps]]\nname = "a"\n[steps.verifier.env]\nK = "\${GONE}"\n`;
+  throwsTask(
+    () => parseTaskConfig(steps, "t/task.toml", () => undefined),
+    /steps\.0\.verifier\.env\.K .*GONE is not set/,
+  );
+});
+
+Deno.test("expandEnv: only a whole template is one", () => {
   const look = (n: string) => ({ A: "a", E: "" } as Record<string, string | undefined>)[n];
-  assert.deepEqual(expandEnv("$A$A ${A}b $Ab", look), { value: "aa ab ", missing: ["Ab"] });
-  assert.deepEqual(expandEnv("${E:-${A}} ${X:-$$} $1 ${ bad} $", look), { value: "a $ $1 ${ bad} $", missing: [] });
-  assert.deepEqual(expandEnv("$X $X ${Y}", look), { value: "  ", missing: ["X", "Y"] });
-  assert.deepEqual(expandEnv("${E}|", look), { value: "|", missing: [] });
+  assert.deepEqual(expandEnv("${A}", look), { value: "a" });
+  assert.deepEqual(expandEnv("${E:-x}", look), { value: "" });
+  assert.deepEqual(expandEnv("${X:-}", look), { value: "" });
+  assert.deepEqual(expandEnv("${X:-a:-b}", look), { value: "a:-b" });
+  assert.deepEqual(expandEnv("${X}", look), { value: "", missing: "X" });
+  for (const literal of ["$A", "${A}${A}", " ${A}", "${A} ", "$$", "${}", "${A"]) {
+    assert.deepEqual(expandEnv(literal, look), { value: literal });
+  }
 });
 
 Deno.test("an env value that is not a scalar is an error", () => {
@@ -487,14 +503,35 @@ env = { B = "2" }
       artifacts: [],
     },
   ]);
+  // A step's own verifier mode and environment, as Harbor's StepConfig takes them.
+  const sep = parseTaskConfig(`[[steps]]\nname = "a"\n[steps.verifier]\nenvironment_mode = "separate"`, "t", noEnv);
+  assert.equal(sep.steps![0].verifier.environmentMode, "separate");
+  const own = parseTaskConfig(`[[steps]]\nname = "b"\n[steps.verifier.environment]\ndocker_image = "x"`, "t", noEnv);
+  assert.equal(own.steps![0].verifier.environment?.dockerImage, "x");
   throwsTask(
-    () => parseTaskConfig(`[[steps]]\nname = "a"\n[steps.verifier]\nenvironment_mode = "separate"`, "t.toml", noEnv),
-    /^t\.toml:\d+: steps\[0\] \(a\): a separate verifier for a step is not supported$/,
+    () =>
+      parseTaskConfig(
+        `[[steps]]\nname = "c"\n[steps.verifier]\nenvironment_mode = "shared"\n[steps.verifier.environment]\ncpus = 1`,
+        "t.toml",
+        noEnv,
+      ),
+    /^t\.toml:\d+: \[verifier\]\.environment_mode='shared' is incompatible with \[verifier\.environment\]; either omit the environment or set environment_mode='separate'\.$/,
+  );
+  // A step's own agent user or phase network would need another box: refused naming the field; the same is accepted.
+  throwsTask(
+    () => parseTaskConfig(`[agent]\nuser = "a"\n[[steps]]\nname = "s"\n[steps.agent]\nuser = "b"`, "t.toml", noEnv),
+    /^t\.toml:\d+: steps\[0\]\.agent\.user = "b" differs from \[agent\] user "a": pgs runs every step of an episode as one user$/,
   );
   throwsTask(
-    () => parseTaskConfig(`[[steps]]\nname = "b"\n[steps.verifier.environment]\ndocker_image = "x"`, "t.toml", noEnv),
-    /^t\.toml:\d+: steps\[0\] \(b\): a separate verifier for a step is not supported$/,
+    () => parseTaskConfig(`[[steps]]\nname = "s"\n[steps.agent]\nnetwork_mode = "public"`, "t.toml", noEnv),
+    /^t\.toml:\d+: steps\.0\.agent\.network_mode = "public" differs from \[agent\]'s network: pgs cannot change a running box's network for one phase/,
   );
+  throwsTask(
+    () => parseTaskConfig(`[[steps]]\nname = "s"\n[steps.verifier]\nnetwork_mode = "public"`, "t.toml", noEnv),
+    /steps\.0\.verifier\.network_mode = "public" differs from \[verifier\]'s network/,
+  );
+  const same = parseTaskConfig(`[[steps]]\nname = "s"\n[steps.agent]\nnetwork_mode = "no-network"`, "t.toml", noEnv);
+  assert.equal(same.steps![0].name, "s");
   throwsTask(
     () => parseTaskConfig(`[[steps]]\nname = "a"\n[[steps]]\nname = "a"`, "t.toml", noEnv),
     't.toml:1: steps[1].name "a" is used twice',

@@ -149,7 +149,8 @@ export class HarborEpisode {
     const v = await verify(this.box, this.episode.answer(), { rewardKey: this.env.rewardKey, step });
     this.#outcomes.push({ name: step.config.name, result: v });
     const over = r.exitStatus === "container_dead" || r.exitStatus === "timeout";
-    if (over || this.#step + 1 >= steps.length || !passesGate(step, v)) {
+    // A step whose tests gave no reward ends the task there, as Harbor's `_should_stop_after_step` does.
+    if (over || this.#step + 1 >= steps.length || !v.rewards || !passesGate(step, v)) {
       this.#stepsOver = true;
       return r;
     }

@@ -148,6 +148,8 @@ export function oraclePolicy(): Policy {
       if (!cur || cur.step !== ep.stepIndex) {
         const step = ep.task.steps?.[ep.stepIndex];
         const solve = step ? step.solveSh : ep.task.paths.solveSh;
+        // A step without one ends unsolved and is still verified, as under Harbor's oracle.
+        if (step && !solve) return { ...stopTurn(ep.episode.profile, "", req.turn), stderrTail: step.solveMissing };
         if (!solve) throw new PolicyError(`${ep.task.name}: no solution/solve.sh for the oracle`, "infra");
         cur = { step: ep.stepIndex, gen: oracleTurns(ep.episode, await Deno.readTextFile(solve)) };
         running.set(ep, cur);
@@ -238,10 +240,13 @@ export function harborOraclePolicy(): Policy {
       const { task, box } = ep;
       const step = task.steps?.[ep.stepIndex];
       const solveSh = step ? step.solveSh : task.paths.solveSh;
-      if (!solveSh) {
-        const where = step ? `steps/${step.config.name}/solution/solve.sh (or solution/solve.sh)` : "solution/solve.sh";
-        throw new InfraError(`${task.name}: ${where} is missing`, "oracle");
+      if (step && !solveSh) {
+        // Harbor's oracle records its FileNotFoundError on the step, whose tests still run: the step ends unsolved.
+        const missing = step.solveMissing ?? `no solve.sh for step '${step.config.name}'`;
+        solved.set(ep, { step: ep.stepIndex, answer: "" });
+        return { ...stopTurn(profile, "", req.turn), stderrTail: missing };
       }
+      if (!solveSh) throw new InfraError(`${task.name}: solution/solve.sh is missing`, "oracle");
       await box.stageDir(dirname(solveSh), "/solution");
       const timeoutSec = Math.min((step?.config.agent ?? task.config.agent).timeoutSec, ep.timeLeftMs() / 1000);
       let answer = "";

@@ -6,7 +6,8 @@ import { createHash } from "node:crypto";
 import { join, relative } from "node:path";
 import type { Runtime } from "./runtime.ts";
 import { InfraError } from "../base/errors.ts";
-import type { Task } from "../task/task.ts";
+import type { Task, TaskStep } from "../task/task.ts";
+import type { EnvironmentConfig } from "../task/task_config.ts";
 import { buildWorkdirImage, type WorkdirLayer } from "./workdir_image.ts";
 import { buildFailure } from "./build_error.ts";
 
@@ -66,13 +67,15 @@ export class ImageStore {
   }
 
   /**
-   * A separate verifier's image, as Harbor picks it: `[verifier.environment]`'s (else `[environment]`'s) docker_image,
-   * else `tests/Dockerfile` built with `tests/` as its context.
+   * A separate verifier's image, as Harbor picks it (a step's: `[steps.verifier.environment]` first): the verifier
+   * environment's docker_image (else `[environment]`'s), else the Dockerfile of its context, `tests/` (a step's
+   * `steps/<name>/tests/` when that exists).
    */
-  resolveVerifier(task: Task): Promise<ImageInfo> {
-    const img = (task.config.verifier.environment ?? task.config.environment).dockerImage;
+  resolveVerifier(task: Task, step?: TaskStep): Promise<ImageInfo> {
+    const img = separateVerifierEnv(task, step).dockerImage;
     if (img) return this.#inspect(this.images[img] ?? img, task);
-    return this.#build(task, task.paths.testsDir, "tests/Dockerfile");
+    const context = step?.verifierContext ?? task.paths.testsDir;
+    return this.#build(task, context, `${relative(task.dir, context)}/Dockerfile`);
   }
 
   /**
@@ -156,4 +159,9 @@ export class ImageStore {
 /** How messages name the runtime's engine: "Docker" for docker, else the runtime's name. */
 function engineWord(runtime: Runtime): string {
   return runtime.kind === "docker" ? "Docker" : runtime.kind;
+}
+
+/** The environment a separate verifier runs with (Harbor's order): the step's, the task's `[verifier.environment]`, else `[environment]`. */
+export function separateVerifierEnv(task: Task, step?: TaskStep): EnvironmentConfig {
+  return step?.config.verifier.environment ?? task.config.verifier.environment ?? task.config.environment;
 }

@@ -16,7 +16,7 @@ import type { HealthcheckConfig } from "../task/task_config.ts";
 import { createVerifier, type VerifierBox } from "./verifier_container.ts";
 import { layerEntries, staticOwner } from "./workdir_image.ts";
 import { effectiveWorkdir } from "./workdir.ts";
-import { resolveVerifierMode, type VerifierMode } from "../task/verifier_mode.ts";
+import { resolveStepVerifierMode, resolveVerifierMode, type VerifierMode } from "../task/verifier_mode.ts";
 import { createSeparateVerifier } from "./separate_verifier_box.ts";
 import { requireGpus } from "./gpus.ts";
 import { channelHelper } from "./channel_helper/helper.ts";
@@ -77,6 +77,8 @@ export class Sandbox implements ExecEnv {
   readonly scratch = "/tmp";
   /** Set when a command found the container stopped by the agent (the verifier then records `container_dead`). */
   dead = false;
+  /** The run's `--verifier-mode`, when it gave one: it decides every step's mode too (`resolveStepVerifierMode`). */
+  verifierOverride?: VerifierMode;
   #verifier?: Promise<VerifierBox>;
   #background: Promise<unknown>[] = [];
 
@@ -111,14 +113,14 @@ export class Sandbox implements ExecEnv {
       return d;
     };
     const mode = resolveVerifierMode(task, opts.verifierMode);
-    if (task.steps && mode === "separate") {
-      throw new TaskError(task.paths.taskToml, "a separate verifier for [[steps]] tasks is not supported");
-    }
+    // A multi-step task's verifier is made ahead for its first step, in that step's own mode.
+    const first = task.steps?.[0];
+    const firstMode = first ? resolveStepVerifierMode(task, first, opts.verifierMode) : mode;
     // A separate verifier's image is resolved (built) now: a failed build is an episode start error, never a 0.
     const [image] = await Promise.all([
       store.resolve(task),
       runtime.sweepOrphans(),
-      mode === "separate" ? store.resolveVerifier(task) : undefined,
+      firstMode === "separate" ? store.resolveVerifier(task, first) : undefined,
     ]);
     const workdir = effectiveWorkdir(opts.workdir ?? env.workdir, image.workdir);
     const user = task.config.agent.user ?? image.user;
@@ -130,10 +132,10 @@ export class Sandbox implements ExecEnv {
     const baked = owner && await store.withWorkdir(image.ref, { ...layer, ...owner }, task);
     const runRef = baked || image.ref;
     const imageMs = lap();
-    const verifier = opts.prepareVerifier === false || mode === "shared" || mode === "snapshot"
+    const verifier = opts.prepareVerifier === false || firstMode === "shared" || firstMode === "snapshot"
       ? undefined
-      : mode === "separate"
-      ? createSeparateVerifier(store, task)
+      : firstMode === "separate"
+      ? createSeparateVerifier(store, task, first)
       : createVerifier(runtime, task, image.ref);
     verifier?.catch(() => {}); // reported by verify(), which awaits it
     // The killer as the main process saves an exec an episode; a box whose image has an ENTRYPOINT or a USER keeps
@@ -143,7 +145,7 @@ export class Sandbox implements ExecEnv {
     try {
       container = await runtime.start({
         image: runRef,
-        limits: boxLimits(env, env.allowInternet),
+        limits: boxLimits(env, task.config.agent.allowInternet ?? env.allowInternet),
         role: opts.role ?? "episode",
         task: task.name,
         env: env.env,
@@ -164,6 +166,7 @@ export class Sandbox implements ExecEnv {
       helper: opts.noHelper ? undefined : channelHelper(image.arch ?? ""),
     });
     const box = new Sandbox(store, runtime, container, task, image, workdir, channel, mode, user);
+    box.verifierOverride = opts.verifierMode;
     box.#verifier = verifier;
     box.timings.image = imageMs;
     box.timings.run = lap();

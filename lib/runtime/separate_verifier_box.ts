@@ -1,25 +1,43 @@
-/** A separate verifier's container (Harbor's `[verifier.environment]`), started idle while the episode starts. */
-import type { ImageStore } from "./images.ts";
-import type { Task } from "../task/task.ts";
+/**
+ * A separate verifier's container (Harbor's `[verifier.environment]`, or a step's `[steps.verifier.environment]`),
+ * started idle: while the episode starts for the task's (or its first step's), at verification time for a later step.
+ */
+import { join } from "node:path";
+import { type ImageStore, separateVerifierEnv } from "./images.ts";
+import type { Task, TaskStep } from "../task/task.ts";
 import { startVerifierContainer, type VerifierBox } from "./verifier_container.ts";
 import { effectiveWorkdirOrRoot } from "./workdir.ts";
 
-/** A separate verifier's container, its working folder, its image's user and whether tests/ go into that folder. */
+/** A separate verifier's container, its working folder, its image's user and whether its context goes there. */
 export interface SeparateBox extends VerifierBox {
-  /** Where test.sh runs: `[verifier.environment] workdir`, else the image's WORKDIR, else `/`. */
+  /** Where test.sh runs: the verifier environment's workdir, else the image's WORKDIR, else `/`. */
   workdir: string;
   /** The verifier image's USER, whom test.sh runs as unless `[verifier] user` says otherwise. */
   user: string;
-  /** Harbor copies tests/ into the working folder when a prebuilt image has no tests/Dockerfile. */
-  testsIntoWorkdir: boolean;
+  /**
+   * The folder Harbor uploads into the working folder (a prebuilt image whose context, `tests/` or the step's, has no
+   * Dockerfile); undefined when nothing is uploaded.
+   */
+  uploadContext?: string;
+  /** The step it verifies (undefined: the task). */
+  step?: TaskStep;
 }
 
-/** Starts a separate verifier's container idle (while the episode starts). */
-export async function createSeparateVerifier(store: ImageStore, task: Task): Promise<SeparateBox> {
-  const venv = task.config.verifier.environment ?? task.config.environment;
-  const image = await store.resolveVerifier(task);
+/** Starts a separate verifier's container idle, for the task or for `step`. */
+export async function createSeparateVerifier(store: ImageStore, task: Task, step?: TaskStep): Promise<SeparateBox> {
+  const venv = separateVerifierEnv(task, step);
+  const image = await store.resolveVerifier(task, step);
   const workdir = effectiveWorkdirOrRoot(venv.workdir, image.workdir);
   const box = await startVerifierContainer(store.runtime, task, image.ref, venv, workdir, true);
-  const testsIntoWorkdir = Boolean(venv.dockerImage) && !task.paths.testsDockerfile;
-  return { box, workdir, user: image.user, testsIntoWorkdir };
+  const context = step?.verifierContext ?? task.paths.testsDir;
+  const upload = Boolean(venv.dockerImage) && !(await isFile(join(context, "Dockerfile"))) && await isDir(context);
+  return { box, workdir, user: image.user, ...(upload ? { uploadContext: context } : {}), ...(step ? { step } : {}) };
+}
+
+async function isFile(p: string): Promise<boolean> {
+  return await Deno.stat(p).then((s) => s.isFile, () => false);
+}
+
+async function isDir(p: string): Promise<boolean> {
+  return await Deno.stat(p).then((s) => s.isDirectory, () => false);
 }

@@ -3,7 +3,7 @@
 import * as path from "node:path";
 import { TaskError } from "../base/errors.ts";
 import { warnOnce } from "../base/warn.ts";
-import { parseTaskConfig, type StepConfig, type TaskConfig } from "./task_config.ts";
+import { parseTaskConfig, saidStepMode, type StepConfig, type TaskConfig } from "./task_config.ts";
 
 /** The files of a task directory, absolute; optional ones are set only when they exist. */
 export interface TaskPaths {
@@ -50,6 +50,10 @@ export interface TaskStep {
   testsDir?: string;
   /** The step's oracle: `steps/<name>/solution/solve.sh`, else the task's `solution/solve.sh`, when either exists. */
   solveSh?: string;
+  /** Without `solveSh`: what Harbor's oracle records on the step (its `FileNotFoundError`'s words), then verifies. */
+  solveMissing?: string;
+  /** Where a separate verifier of this step builds from: `steps/<name>/tests/` when it exists, else `tests/`. */
+  verifierContext: string;
 }
 
 /** A loaded task directory. */
@@ -104,7 +108,7 @@ export async function loadTask(dir: string): Promise<Task> {
     paths.environmentUpload = environmentDir;
   }
 
-  const steps = config.steps && await loadSteps(abs, config.steps, paths);
+  const steps = config.steps && await loadSteps(abs, config.steps, paths, config);
   let instruction = steps ? steps[0].instruction : paths.instruction ? await readText(paths.instruction) : undefined;
   if (instruction === undefined) {
     if (!config.description) {
@@ -138,10 +142,21 @@ export async function loadTask(dir: string): Promise<Task> {
       "missing, and task.toml has no [environment] docker_image",
     );
   }
-  if (steps && config.verifier.environmentMode === "separate") {
-    throw new TaskError(shown(taskToml), "a separate verifier for [[steps]] tasks is not supported");
-  }
-  if (config.verifier.environmentMode === "separate") {
+  if (steps) {
+    for (const step of steps) {
+      if (saidStepMode(config, step.config) !== "separate") continue;
+      // Harbor builds the step's verifier from steps/<name>/tests/ (else tests/) unless an image is named.
+      const venv = step.config.verifier.environment ?? config.verifier.environment ?? config.environment;
+      const dockerfile = path.join(step.verifierContext, "Dockerfile");
+      if (!venv.dockerImage && !(await exists(dockerfile, "file"))) {
+        throw new TaskError(
+          shown(dockerfile),
+          `missing: step ${step.config.name}'s separate verifier needs it, or a docker_image in ` +
+            `[steps.verifier.environment] or [verifier.environment]`,
+        );
+      }
+    }
+  } else if (config.verifier.environmentMode === "separate") {
     // Harbor's separate verifier image owns /tests/test.sh itself; what it needs is an image to run.
     const venv = config.verifier.environment ?? config.environment;
     if (!venv.dockerImage && !paths.testsDockerfile) {
@@ -163,29 +178,38 @@ export function specLayout(paths: TaskPaths, config: TaskConfig): boolean {
 }
 
 /** Reads `steps/<name>/` of every step; a missing instruction or test script names the file. */
-async function loadSteps(dir: string, configs: StepConfig[], paths: TaskPaths): Promise<TaskStep[]> {
+async function loadSteps(
+  dir: string,
+  configs: StepConfig[],
+  paths: TaskPaths,
+  task: TaskConfig,
+): Promise<TaskStep[]> {
   const rootTest = await exists(paths.testSh, "file");
   return await Promise.all(configs.map(async (config) => {
     const stepDir = path.join(dir, "steps", config.name);
     const instructionPath = path.join(stepDir, "instruction.md");
     const instruction = await readText(instructionPath);
     if (instruction === undefined) throw new TaskError(shown(instructionPath), `missing (step ${config.name})`);
-    const step: TaskStep = { config, instruction };
+    const step: TaskStep = { config, instruction, verifierContext: paths.testsDir };
     const workdir = path.join(stepDir, "workdir");
     if (await exists(workdir, "dir")) step.workdir = workdir;
     if (await exists(path.join(workdir, "setup.sh"), "file")) step.setupSh = path.join(workdir, "setup.sh");
     const tests = path.join(stepDir, "tests");
-    if (await exists(tests, "dir")) step.testsDir = tests;
-    if (!rootTest && !await exists(path.join(tests, "test.sh"), "file")) {
+    if (await exists(tests, "dir")) step.testsDir = step.verifierContext = tests;
+    // A separate step's image owns /tests/test.sh (Harbor checks the script of shared steps only).
+    if (saidStepMode(task, config) !== "separate" && !rootTest && !await exists(path.join(tests, "test.sh"), "file")) {
       throw new TaskError(
         shown(path.join(tests, "test.sh")),
         `missing, and there is no tests/test.sh (step ${config.name})`,
       );
     }
+    // As Harbor's oracle finds it: the step's own solution/ wins; without one, the task's.
     const own = path.join(stepDir, "solution", "solve.sh");
     if (await exists(path.join(stepDir, "solution"), "dir")) {
       if (await exists(own, "file")) step.solveSh = own;
+      else step.solveMissing = `No OS-compatible solution script found for step '${config.name}': expected ${own}`;
     } else if (paths.solveSh) step.solveSh = paths.solveSh;
+    else step.solveMissing = `Solution script not found: ${path.join(dir, "solution", "solve.sh")}`;
     return step;
   }));
 }

@@ -60,7 +60,13 @@ export function parseTaskConfig(
 
   const environment = parseEnvironment(c, c.table(doc, ["environment"]) ?? {}, ["environment"]);
   const verifier = parseVerifier(c, c.table(doc, ["verifier"]) ?? {}, environment);
-  const agent = parseAgent(c, c.table(doc, ["agent"]) ?? {}, ["agent"], { timeoutSec: 900 });
+  const agentTable = c.table(doc, ["agent"]) ?? {};
+  const agent = parseAgent(c, agentTable, ["agent"], { timeoutSec: 900 });
+  // The agent phase's own network, applied to the agent's box (Harbor switches it for that phase).
+  if (agentTable.network_mode !== undefined) {
+    agent.allowInternet = c.network(agentTable, ["agent"], environment.allowInternet);
+  }
+  if (agentTable.allowed_hosts !== undefined) c.notApplied(["agent", "allowed_hosts"]);
   const solutionTable = c.table(doc, ["solution"]) ?? {};
   const strategy = (doc.multi_step_reward_strategy ?? "mean") as "mean" | "final";
   if (strategy !== "mean" && strategy !== "final") {
@@ -80,7 +86,7 @@ export function parseTaskConfig(
     multiStepRewardStrategy: strategy,
     warnings: c.warnings,
   };
-  if (doc.steps !== undefined) config.steps = parseSteps(c, doc.steps, agent, verifier);
+  if (doc.steps !== undefined) config.steps = parseSteps(c, doc.steps, agent, verifier, environment);
   // Absent optional fields are left out rather than set to undefined, so that configs compare and print cleanly.
   if (config.schemaVersion === undefined) delete config.schemaVersion;
   if (config.name === undefined) delete config.name;
@@ -178,8 +184,6 @@ function parseAgent(c: Checker, a: Table, at: string[], base: AgentConfig): Agen
     timeoutSec: c.number(a, [...at, "timeout_sec"], "positive", base.timeoutSec),
     user: c.user(a, [...at, "user"]) ?? base.user,
   };
-  // A phase network policy needs a provider that can change a live container's network; Docker's cannot.
-  for (const key of ["network_mode", "allowed_hosts"]) if (a[key] !== undefined) c.notApplied([...at, key]);
   if (agent.user === undefined) delete agent.user;
   return agent;
 }
@@ -227,7 +231,13 @@ function parseArtifacts(c: Checker, v: unknown, at: string[]): ArtifactConfig[] 
   });
 }
 
-function parseSteps(c: Checker, v: unknown, agent: AgentConfig, verifier: VerifierConfig): StepConfig[] {
+function parseSteps(
+  c: Checker,
+  v: unknown,
+  agent: AgentConfig,
+  verifier: VerifierConfig,
+  env: EnvironmentConfig,
+): StepConfig[] {
   if (!Array.isArray(v) || v.length === 0 || !v.every(isTable)) {
     c.fail(["steps"], "must be one or more [[steps]] tables", v);
   }
@@ -247,27 +257,32 @@ function parseSteps(c: Checker, v: unknown, agent: AgentConfig, verifier: Verifi
     names.add(name);
     const a = c.table(st, ["steps", String(i), "agent"]) ?? {};
     const vt = c.table(st, ["steps", String(i), "verifier"]) ?? {};
-    // Harbor lets a step choose a separate verifier (its own mode, or a [steps.verifier.environment]); pgs runs every
-    // step's tests in the episode's one container, so such a step is refused rather than scored another way.
-    if (vt.environment_mode === "separate" || (vt.environment !== undefined && vt.environment_mode !== "shared")) {
+    const mode = vt.environment_mode;
+    if (mode !== undefined && mode !== "shared" && mode !== "separate") {
+      c.fail(["steps", String(i), "verifier", "environment_mode"], `must be "shared" or "separate"`, mode);
+    }
+    const stepEnv = c.table(vt, ["steps", String(i), "verifier", "environment"]);
+    if (stepEnv && mode === "shared") {
+      // Harbor's StepConfig runs the same VerifierConfig validator as the task's, with the same words.
       c.raise(
-        ["steps", String(i), "verifier"],
-        `steps[${i}] (${name}): a separate verifier for a step is not supported`,
-      );
-    }
-    if (vt.environment_mode !== undefined && vt.environment_mode !== "shared") {
-      c.fail(
         ["steps", String(i), "verifier", "environment_mode"],
-        `must be "shared" or "separate"`,
-        vt.environment_mode,
+        "[verifier].environment_mode='shared' is incompatible with [verifier.environment]; either omit the " +
+          "environment or set environment_mode='separate'.",
       );
     }
-    for (const key of ["collect", "network_mode", "allowed_hosts"]) {
-      if (vt[key] !== undefined) c.notApplied(["steps", String(i), "verifier", key]);
-    }
+    if (vt.collect !== undefined) c.notApplied(["steps", String(i), "verifier", "collect"]);
+    phaseNetwork(c, vt, ["steps", String(i), "verifier"], verifier.allowInternet, "[verifier]");
     const stepAgent = parseAgent(c, a, ["steps", String(i), "agent"], agent);
-    // One exec channel per container runs as one user: a step's own agent user cannot be switched to mid-episode.
-    if (stepAgent.user !== agent.user) c.notApplied(["steps", String(i), "agent", "user"]);
+    phaseNetwork(c, a, ["steps", String(i), "agent"], agent.allowInternet ?? env.allowInternet, "[agent]");
+    // One exec channel per container runs as one user: a step's own agent user cannot be switched to mid-episode,
+    // and running it as another would be a silent difference.
+    if (stepAgent.user !== agent.user) {
+      c.raise(
+        ["steps", String(i), "agent", "user"],
+        `steps[${i}].agent.user = ${JSON.stringify(stepAgent.user ?? "")} differs from [agent] user ` +
+          `${JSON.stringify(agent.user ?? "the image's")}: pgs runs every step of an episode as one user`,
+      );
+    }
     const step: StepConfig = {
       name,
       agent: stepAgent,
@@ -277,6 +292,10 @@ function parseSteps(c: Checker, v: unknown, agent: AgentConfig, verifier: Verifi
         timeoutSec: c.number(vt, ["steps", String(i), "verifier", "timeout_sec"], "positive", 600),
         env: { ...verifier.env, ...c.env(vt, ["steps", String(i), "verifier", "env"]) },
         user: c.user(vt, ["steps", String(i), "verifier", "user"]) ?? verifier.user,
+        ...(mode ? { environmentMode: mode as "shared" | "separate" } : {}),
+        ...(stepEnv
+          ? { environment: parseEnvironment(c, stepEnv, ["steps", String(i), "verifier", "environment"]) }
+          : {}),
       },
       artifacts: parseArtifacts(c, st.artifacts, ["steps", String(i), "artifacts"]),
     };
@@ -307,4 +326,30 @@ function plain(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(plain);
   if (isTable(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
   return v;
+}
+
+/**
+ * Where a step's tests run as its task.toml says (Harbor's `resolve_step_verifier_mode`): the step's own
+ * `environment_mode`, else `separate` for a `[steps.verifier.environment]`, else the task's mode (`separate` for a
+ * `[verifier.environment]`); undefined when nothing says (pgs then picks by layout, see `verifier_mode.ts`).
+ */
+export function saidStepMode(task: TaskConfig, step: StepConfig): "shared" | "separate" | undefined {
+  return step.verifier.environmentMode ?? (step.verifier.environment ? "separate" : task.verifier.environmentMode);
+}
+
+/**
+ * A step's own `network_mode` (`[steps.agent]`, `[steps.verifier]`): the same as the task's phase is accepted; another
+ * is refused naming the field, since a box's network is fixed when it starts and the steps share the agent's box.
+ * `allowed_hosts` is not enforced (warned).
+ */
+function phaseNetwork(c: Checker, t: Table, at: string[], baseline: boolean, from: string): void {
+  if (t.allowed_hosts !== undefined) c.notApplied([...at, "allowed_hosts"]);
+  if (t.network_mode === undefined) return;
+  const allow = c.network(t, at, baseline);
+  if (allow === baseline) return;
+  c.raise(
+    [...at, "network_mode"],
+    `${at.join(".")}.network_mode = ${JSON.stringify(t.network_mode)} differs from ${from}'s network: pgs cannot ` +
+      `change a running box's network for one phase (set it in ${from} instead)`,
+  );
 }

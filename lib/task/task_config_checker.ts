@@ -209,7 +209,7 @@ export class Checker {
     return fromMode;
   }
 
-  /** An env table: scalars become strings, then `$VARS` are expanded from the host. */
+  /** An env table: scalars become strings, then a `${VAR}` or `${VAR:-default}` value is read from the host. */
   env(t: Table, path: Path): Record<string, string> {
     const table = this.table(t, path);
     const out: Record<string, string> = {};
@@ -219,7 +219,15 @@ export class Checker {
         this.fail(field, "must be a string", v);
       }
       const r = expandEnv(String(v), this.lookup);
-      for (const name of r.missing) this.warn(`${field.join(".")}: $${name} is not set; it expands to ""`);
+      if (r.missing) {
+        this.raise(
+          field,
+          `${
+            field.join(".")
+          } = "\${${r.missing}}": the host variable ${r.missing} is not set (Harbor refuses to start ` +
+            `the task until it is; export it, even empty, or write "\${${r.missing}:-default}")`,
+        );
+      }
       out[k] = r.value;
     }
     return out;

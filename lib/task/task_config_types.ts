@@ -33,7 +33,7 @@ export interface EnvironmentConfig {
   workdir?: string;
   /** `docker build` timeout in seconds. Default 600. */
   buildTimeoutSec: number;
-  /** Container environment, `$VARS` already expanded from the host. Default {}. */
+  /** Container environment, a whole `${VAR}` or `${VAR:-default}` value already read from the host. Default {}. */
   env: Record<string, string>;
   /** Readiness check run before the agent starts. Default: none. */
   healthcheck?: HealthcheckConfig;
@@ -55,7 +55,7 @@ export interface VerifierConfig {
   capture?: string;
   /** Timeout of `capture` in seconds. Default 60. */
   captureTimeoutSec: number;
-  /** Test environment, `$VARS` already expanded from the host. Default {}. */
+  /** Test environment, a whole `${VAR}` or `${VAR:-default}` value already read from the host. Default {}. */
   env: Record<string, string>;
   /** User test.sh runs as (Harbor's `str | int`). Default: root. */
   user?: string;
@@ -74,6 +74,8 @@ export interface AgentConfig {
   timeoutSec: number;
   /** User the tools and the oracle run as (Harbor's `str | int`). Default: the image's USER. */
   user?: string;
+  /** The agent phase's own network (`[agent] network_mode`), applied to the agent's box. Default: the environment's. */
+  allowInternet?: boolean;
 }
 
 /** One entry of Harbor's root `artifacts`: a path copied from the agent's container into a separate verifier's. */
@@ -92,8 +94,18 @@ export interface StepConfig {
   name: string;
   /** The step's agent timeout and user; unset values fall back to the task's `[agent]`. */
   agent: AgentConfig;
-  /** The step's verifier timeout (default 600, as in Harbor), env and user (these fall back to the task's). */
-  verifier: { timeoutSec: number; env: Record<string, string>; user?: string };
+  /**
+   * The step's verifier: timeout (default 600, as in Harbor), env and user (these fall back to the task's), and where
+   * its tests run: `environment_mode` and `[steps.verifier.environment]` as Harbor resolves them per step
+   * (`resolveStepVerifierMode`). Defaults: the task's.
+   */
+  verifier: {
+    timeoutSec: number;
+    env: Record<string, string>;
+    user?: string;
+    environmentMode?: "shared" | "separate";
+    environment?: EnvironmentConfig;
+  };
   /** Gate on the step's reward: a number (the `reward` key) or per-key minimums. Default: none. */
   minReward?: number | Record<string, number>;
   /** Paths to collect after the step (not applied by pgs; warned). Default []. */
@@ -104,7 +116,7 @@ export interface StepConfig {
 
 /** `[solution]` (Harbor's): the oracle's environment. */
 export interface SolutionConfig {
-  /** Environment of `solution/solve.sh`, `$VARS` already expanded from the host. Default {}. */
+  /** Environment of `solution/solve.sh`, a whole `${VAR}` or `${VAR:-default}` value already read from the host. Default {}. */
   env: Record<string, string>;
 }
 

@@ -4,7 +4,8 @@
  * separate verifier environment (built from `tests/` or `[verifier.environment]`), with the artifacts copied across.
  * `snapshot` (never a default): a fresh container of the agent's committed container, with no agent process alive.
  */
-import { specLayout, type Task } from "./task.ts";
+import { specLayout, type Task, type TaskStep } from "./task.ts";
+import { saidStepMode } from "./task_config.ts";
 
 /** The verifier modes, in the order `--help` lists them. */
 export const VERIFIER_MODES = ["isolated", "shared", "separate", "snapshot"] as const;
@@ -27,6 +28,15 @@ export function resolveVerifierMode(task: Task, override?: VerifierMode): Verifi
   const said = task.config.verifier.environmentMode;
   if (said) return said;
   return isSpecLayout(task) ? "isolated" : "shared";
+}
+
+/**
+ * The mode a step of a multi-step task is verified in: `override` when given, else what the step or the task says
+ * (Harbor resolves it per step, so one task may mix shared and separate steps), else the task's default by layout.
+ */
+export function resolveStepVerifierMode(task: Task, step: TaskStep, override?: VerifierMode): VerifierMode {
+  if (override) return override;
+  return saidStepMode(task.config, step.config) ?? resolveVerifierMode(task);
 }
 
 /** Parses a `--verifier-mode` value; undefined when it names no mode. */

@@ -57,7 +57,8 @@ export class Verification {
   /** The verifier settings in force: the task's `[verifier]`, with a step's timeout, env and user over it. */
   readonly cfg: VerifierConfig;
 
-  constructor(readonly box: Sandbox, readonly opts: VerifyOptions) {
+  /** A verification of `box`'s episode (or of `opts.step`) in `mode` (default: the episode's). */
+  constructor(readonly box: Sandbox, readonly opts: VerifyOptions, readonly mode: VerifierMode = box.verifierMode) {
     const base = box.task.config.verifier;
     const step = opts.step?.config.verifier;
     this.cfg = step ? { ...base, timeoutSec: step.timeoutSec, env: step.env, user: step.user } : base;
@@ -72,7 +73,7 @@ export class Verification {
       metrics: { verifier_failed: 1, ...this.extra, ...extra },
       error,
       testOutput,
-      mode: this.box.verifierMode,
+      mode: this.mode,
       timings: this.timings,
     };
   }
@@ -99,7 +100,7 @@ export class Verification {
 
   /** True when the tests run in a container holding the agent's state (shared, snapshot). */
   get inAgentState(): boolean {
-    return this.box.verifierMode === "shared" || this.box.verifierMode === "snapshot";
+    return this.mode === "shared" || this.mode === "snapshot";
   }
 
   /**
@@ -163,7 +164,7 @@ export class Verification {
       rewards: Object.keys(parsed.metrics).length ? parsed.metrics : { reward: parsed.reward },
       metrics: { ...parsed.metrics, ...this.extra },
       testOutput,
-      mode: this.box.verifierMode,
+      mode: this.mode,
       timings: this.timings,
     };
   }

@@ -10,6 +10,7 @@
  * - `separate`: Harbor's separate verifier image, with the artifacts copied across.
  */
 import type { Sandbox } from "../runtime/sandbox.ts";
+import { resolveStepVerifierMode } from "../task/verifier_mode.ts";
 import { Verification, type VerifyOptions, type VerifyResult } from "./verification.ts";
 import { verifyIsolated } from "./verifier_isolated.ts";
 import { verifySeparate } from "./verifier_separate.ts";
@@ -20,8 +21,10 @@ export type { VerifyOptions, VerifyResult } from "./verification.ts";
 
 /** Verifies an episode in its verifier mode; the reward is 0 with `verifier_failed` when the tests give none. */
 export function verify(box: Sandbox, finalMessage: string, opts: VerifyOptions = {}): Promise<VerifyResult> {
-  const v = new Verification(box, opts);
-  switch (box.verifierMode) {
+  // A step of a multi-step task runs in its own mode (Harbor resolves it per step); the run's override decides all.
+  const mode = opts.step ? resolveStepVerifierMode(box.task, opts.step, box.verifierOverride) : box.verifierMode;
+  const v = new Verification(box, opts, mode);
+  switch (mode) {
     case "shared":
       return verifyShared(v, finalMessage);
     case "separate":

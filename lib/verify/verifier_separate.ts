@@ -1,33 +1,44 @@
 /**
  * Harbor's separate verifier environment: a container of its own image (`[verifier.environment]` docker_image, else
- * `tests/Dockerfile`), which owns `/tests/test.sh` itself, with `/logs/artifacts` and the task's `artifacts` copied
+ * `tests/Dockerfile`; for a step, `[steps.verifier.environment]` first and `steps/<name>/tests/` as the context when it
+ * exists), which owns `/tests/test.sh` itself, with `/logs/artifacts`, the task's `artifacts` and the step's copied
  * across from the agent's container to the same absolute paths. Nothing else of the agent's container reaches it.
  */
 import { posix } from "node:path";
 import type { Sandbox } from "../runtime/sandbox.ts";
-import { tarArchive, type TarEntry } from "../base/tar.ts";
-import type { Task } from "../task/task.ts";
+import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
+import type { Task, TaskStep } from "../task/task.ts";
 import { COPY_TIMEOUT_MS, type CopyFailure, copyFromAgent } from "../runtime/container_copy.ts";
 import { inVerifierBox, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
-import { STAGE_DIR, testsEntries } from "../runtime/verifier_container.ts";
+import { STAGE_DIR, TESTS_STAGE } from "../runtime/verifier_container.ts";
 import { createSeparateVerifier, type SeparateBox } from "../runtime/separate_verifier_box.ts";
 
 /** Harbor's convention folder, always carried into a separate verifier. */
 const ARTIFACTS_DIR = "/logs/artifacts";
 
-/** The paths carried across: /logs/artifacts first, then the task's artifacts, each once. */
-export function artifactPaths(task: Task): string[] {
-  return [...new Set([ARTIFACTS_DIR, ...task.config.artifacts.map((a) => posix.normalize(a.source))])];
+/** The paths carried across: /logs/artifacts first, then the task's artifacts, then the step's, each once. */
+export function artifactPaths(task: Task, step?: TaskStep): string[] {
+  const declared = [...task.config.artifacts, ...(step?.config.artifacts ?? [])];
+  return [...new Set([ARTIFACTS_DIR, ...declared.map((a) => posix.normalize(a.source))])];
 }
 
-/** Verifies `v`'s episode in its separate verifier container. */
+/** The separate box made ahead when it is for this step (else it is removed), or a new one. */
+async function separateBox(v: Verification): Promise<SeparateBox> {
+  const box = v.box;
+  const step = v.opts.step;
+  const made = await (box.takeVerifier() as Promise<SeparateBox> | undefined)?.catch(() => undefined);
+  if (made && made.step === step && "user" in made) return made;
+  if (made) box.background(made.box.remove());
+  return await createSeparateVerifier(box.store, box.task, step);
+}
+
+/** Verifies `v`'s episode (or step) in its separate verifier container. */
 export async function verifySeparate(v: Verification, finalMessage: string): Promise<VerifyResult> {
   const box = v.box;
   const task = box.task;
-  const pending = (box.takeVerifier() as Promise<SeparateBox> | undefined) ?? createSeparateVerifier(box.store, task);
-  return await inVerifierBox(v, pending, async (vbox, capture) => {
+  return await inVerifierBox(v, separateBox(v), async (vbox, capture) => {
     const t1 = performance.now();
-    const paths = artifactPaths(task);
+    const paths = artifactPaths(task, v.opts.step);
     const copied = await copyArtifacts(box, vbox, paths);
     if (copied) return await v.copyFailed(copied);
     v.timings.copy = performance.now() - t1;
@@ -35,7 +46,7 @@ export async function verifySeparate(v: Verification, finalMessage: string): Pro
       cwd: vbox.workdir,
       capture: Boolean(v.cfg.capture),
       stage: STAGE_DIR,
-      tests: vbox.testsIntoWorkdir ? { to: vbox.workdir, fresh: false } : undefined,
+      tests: vbox.uploadContext ? { to: vbox.workdir, fresh: false } : undefined,
       artifacts: paths,
     };
     const user = v.cfg.user ?? vbox.user;
@@ -51,8 +62,9 @@ async function copyArtifacts(box: Sandbox, vbox: SeparateBox, paths: string[]): 
   const stage = STAGE_DIR.slice(1);
   const dir = (name: string): TarEntry => ({ name, type: "dir", mode: 0o700, uid: 0, gid: 0 });
   const dirs: TarEntry[] = [dir(stage), ...paths.map((_, i) => dir(`${stage}/a${i}`))];
-  if (vbox.testsIntoWorkdir) {
-    dirs.push(...(await testsEntries(box.task)).map((e) => ({ ...e, name: `${stage}/${e.name}` })));
+  if (vbox.uploadContext) {
+    const context = await treeEntries(vbox.uploadContext, TESTS_STAGE, 0, 0);
+    dirs.push(...context.map((e) => ({ ...e, name: `${stage}/${e.name}` })));
   }
   const made = await vbox.box.putArchive("/", tarArchive(dirs), COPY_TIMEOUT_MS);
   if (!made.ok) {
