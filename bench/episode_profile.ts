@@ -18,7 +18,9 @@ const f0 = (x: number) => Number.isFinite(x) ? x.toFixed(0) : "-";
 /** What a docker call was for, from its argv. */
 function kind(r: CallRecord): string {
   const a = r.args, last = a[a.length - 1] ?? "";
-  if (a[0] === "run") return a.includes("-i") ? "run verifier" : "run agent";
+  // The agent's box: `run -d` (idle main process) or `run -i` kept, its main process the killer; the verifier's:
+  // `run -i --rm`, its main process the tied verifier server.
+  if (a[0] === "run") return a.includes("--rm") || last.includes("PGS-EXIT") ? "run verifier" : "run agent";
   if (a[0] === "exec") {
     if (last.includes("PGS-KILLER")) return "killer exec";
     if (last.includes("PGS-READY ")) return "channel exec";

@@ -26,21 +26,21 @@ export async function bashTool(s: Session, a: Record<string, unknown>): Promise<
   // pi has no default timeout; the profile's execTimeout bounds every call.
   const asked = timeout !== undefined && timeout > 0 ? timeout : undefined;
   const limit = asked !== undefined ? Math.min(asked, s.profile.execTimeout) : s.profile.execTimeout;
-  const run = await s.exec(
-    `mkdir -p ${SPOOL} 2>/dev/null; b=/bin/bash; [ -x "$b" ] || b=$(command -v bash) || b=sh\n` +
-      `exec "$b" -c ${shQuote(command)} > ${spool} 2>&1 < /dev/null`,
-    { shell: "sh", timeout: limit },
+  // One channel command a call: the command into the spool, then its size, line count, last-line size and tail
+  // (the whole output kept only when pi would have, past a limit); the script exits with the command's code. A
+  // command killed at its timeout takes the statistics with it: they are read by a second command then.
+  // One `wc` for bytes and lines (a fork a call saved).
+  const stats = `f=${spool}\n[ -f "$f" ] || { echo 0 0 0; exit 0; }\n` +
+    `set -- $(wc -lc < "$f"); n=$1; b=$2; l=0\n` +
+    `if [ "$b" -gt 0 ] && [ "$(tail -c 1 "$f" | wc -l)" -eq 0 ]; then l=$(tail -n 1 "$f" | wc -c); fi\n` +
+    `echo $b $n $l\ntail -c ${ROLLING_BYTES + 1} "$f"\n` +
+    `if [ $((n + 1)) -le ${MAX_LINES} ] && [ "$b" -le ${MAX_BYTES} ]; then rm -f "$f"; else mv -f "$f" ${file}; fi`;
+  const run = await s.box.exec(
+    `[ -d ${SPOOL} ] || mkdir -p ${SPOOL} 2>/dev/null; b=/bin/bash; [ -x "$b" ] || b=$(command -v bash) || b=sh\n` +
+      `"$b" -c ${shQuote(command)} > ${spool} 2>&1 < /dev/null; rc=$?\n(${stats})\nexit $rc`,
+    { shell: "sh", timeoutSec: limit, cwd: s.box.workdir },
   );
-  // Read the output's size, line count, last-line size and tail; keep the whole output only when pi would have
-  // (the output is over a limit).
-  const stat = await s.box.exec(
-    `f=${spool}\n[ -f "$f" ] || { echo 0 0 0; exit 0; }\n` +
-      `b=$(wc -c < "$f"); n=$(tr -cd '\\n' < "$f" | wc -c); l=0\n` +
-      `if [ "$b" -gt 0 ] && [ "$(tail -c 1 "$f" | wc -l)" -eq 0 ]; then l=$(tail -n 1 "$f" | wc -c); fi\n` +
-      `echo $b $n $l\ntail -c ${ROLLING_BYTES + 1} "$f"\n` +
-      `if [ $((n + 1)) -le ${MAX_LINES} ] && [ "$b" -le ${MAX_BYTES} ]; then rm -f "$f"; else mv -f "$f" ${file}; fi`,
-    { shell: "sh", timeoutSec: 60 },
-  );
+  const stat = run.timedOut ? await s.box.exec(stats, { shell: "sh", timeoutSec: 60 }) : run;
   const nl = stat.stdout.indexOf(0x0a);
   const [totalBytes, newlines, lastLineBytes] = text(stat.stdout.subarray(0, nl)).trim().split(/\s+/).map(Number);
   let tail = stat.stdout.subarray(nl + 1);
