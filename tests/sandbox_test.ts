@@ -131,7 +131,8 @@ dockerTest("sandbox: the env table reaches the container", async (docker) => {
   await withTask({ "task.toml": toml }, async (task) => {
     await withBox(task, new ImageStore(docker), async (box) => {
       const r = await box.exec(`printf '%s|' "$PGS_A" "$PGS_B" "$PGS_C" "$PGS_D"`, { shell: "sh" });
-      assert.equal(text(r.stdout), "hello world|3|quote ' and $dollar|from-host|");
+      // Only a whole `${VAR}` is a template, as in Harbor: `$$` stays as written.
+      assert.equal(text(r.stdout), "hello world|3|quote ' and $$dollar|from-host|");
       // Per-call env from Sandbox.exec adds to it, for that call only.
       const r2 = await box.exec(`printf '%s|' "$PGS_A" "$X"`, { env: { X: "a'b", PGS_A: "over" } });
       assert.equal(text(r2.stdout), "over|a'b|");

@@ -8,7 +8,7 @@ import { ExecChannel, shQuote, text } from "./channel.ts";
 import type { ExecEnv, ExecOptions, ExecResult } from "./exec_env.ts";
 import type { Box, ProcResult, Runtime } from "./runtime.ts";
 import { boxLimits } from "./limits.ts";
-import { InfraError, TaskError } from "../base/errors.ts";
+import { InfraError } from "../base/errors.ts";
 import type { ImageInfo, ImageStore } from "./images.ts";
 import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
 import type { Task } from "../task/task.ts";
