@@ -160,8 +160,4 @@ export async function leftovers(): Promise<string[]> {
   return (await docker(["ps", "-aq", "--filter", `label=${BENCH_LABEL}=1`])).split("\n").filter(Boolean);
 }
 
-/** True when dockerd `version` has moby/moby#46661 (20.10 before 20.10.27), so removals must go one at a time. */
-export function hasRemovalDeadlock(version: string): boolean {
-  const m = version.match(/^20\.10\.(\d+)/);
-  return m !== null && Number(m[1]) < 27;
-}
+export { hasRemovalDeadlock } from "../lib/runtime/docker/removal_deadlock.ts";

@@ -14,6 +14,7 @@ import { TaskError } from "../lib/base/errors.ts";
 import { harborFixtureImages, makeTask, removeTask } from "./docker_helpers.ts";
 import { runtimeTest } from "./runtime_helpers.ts";
 import { Docker } from "../lib/runtime/docker/mod.ts";
+import { HarborEnv } from "../lib/env/harbor_env.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 
 registerBuiltins();
@@ -124,6 +125,90 @@ Deno.test("harbor check: an unset ${VAR} is an invalid task, named in one line",
       /task\.toml:\d+: verifier\.env\.KEY = "\$\{PGS_TEST_SURELY_UNSET_VAR\}": the host variable/,
     );
   } finally {
+    await removeTask(dir);
+  }
+});
+
+const REWARD_IF = (file: string) =>
+  `#!/bin/bash\n[ -f ${file} ] && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n`;
+
+runtimeTest(
+  "each step has its own agent budget: a step that times out is verified and the next one runs",
+  async (rt) => {
+    if (rt instanceof Docker) await harborFixtureImages(rt);
+    const dir = await makeTask({
+      "task.toml": `[environment]\ndocker_image = "ubuntu:24.04"\nworkdir = "/app"\n[agent]\ntimeout_sec = 600\n` +
+        `[[steps]]\nname = "slow"\n[steps.agent]\ntimeout_sec = 2\n[[steps]]\nname = "quick"\n`,
+      "steps/slow/instruction.md": "slow",
+      "steps/slow/solution/solve.sh": "#!/bin/bash\nsleep 60; touch /app/slow\n",
+      "steps/slow/tests/test.sh": REWARD_IF("/app/slow"),
+      "steps/quick/instruction.md": "quick",
+      "steps/quick/solution/solve.sh": "#!/bin/bash\ntouch /app/quick\n",
+      "steps/quick/tests/test.sh": REWARD_IF("/app/quick"),
+    });
+    try {
+      const t0 = performance.now();
+      const r = await checkTask(dir, { runtime: rt });
+      assert.ok(performance.now() - t0 < 40_000, "the slow step was cut at its own 2 s");
+      assert.deepEqual([r.oracle?.metrics["step/slow"], r.oracle?.metrics["step/quick"]], [0, 1]);
+      assert.equal(r.oracle?.reward, 0.5, "mean over both steps");
+      assert.equal(r.oracle?.exitStatus, "stop_rule");
+    } finally {
+      await removeTask(dir);
+    }
+  },
+);
+
+runtimeTest("a later step whose setup.sh fails ends the task there, scored on the steps before it", async (rt) => {
+  if (rt instanceof Docker) await harborFixtureImages(rt);
+  const dir = await makeTask({
+    "task.toml":
+      `[environment]\ndocker_image = "ubuntu:24.04"\nworkdir = "/app"\n[[steps]]\nname = "a"\n[[steps]]\nname = "b"\n`,
+    "steps/a/instruction.md": "a",
+    "steps/a/solution/solve.sh": "#!/bin/bash\ntouch /app/a\n",
+    "steps/a/tests/test.sh": REWARD_IF("/app/a"),
+    "steps/b/instruction.md": "b",
+    "steps/b/workdir/setup.sh": "#!/bin/bash\necho 'cannot prepare b' >&2; exit 3\n",
+    "steps/b/solution/solve.sh": "#!/bin/bash\ntouch /app/b\n",
+    "steps/b/tests/test.sh": REWARD_IF("/app/b"),
+  });
+  try {
+    const r = await checkTask(dir, { runtime: rt });
+    assert.equal(r.oracle?.error, undefined, "not an infrastructure error");
+    assert.equal(r.oracle?.reward, 1, "step a's reward");
+    assert.equal(r.oracle?.metrics["step/b"], undefined);
+    assert.match(r.oracle?.verifierError ?? "", /step b: .*setup\.sh exited 3: cannot prepare b/);
+  } finally {
+    await removeTask(dir);
+  }
+});
+
+runtimeTest("HarborEnv: a step's time running out between turns moves the episode to the next step", async (rt) => {
+  if (rt instanceof Docker) await harborFixtureImages(rt);
+  const dir = await makeTask({
+    "task.toml":
+      `[environment]\ndocker_image = "ubuntu:24.04"\n[[steps]]\nname = "a"\n[steps.agent]\ntimeout_sec = 1\n` +
+      `[[steps]]\nname = "b"\n`,
+    "steps/a/instruction.md": "first step",
+    "steps/a/tests/test.sh": "#!/bin/bash\necho 0 > /logs/verifier/reward.txt\n",
+    "steps/b/instruction.md": "second step",
+    "steps/b/tests/test.sh": "#!/bin/bash\necho 1 > /logs/verifier/reward.txt\n",
+  });
+  const env = new HarborEnv({ runtime: rt, profile: "pi" });
+  try {
+    const ep = await env.reset({ task_dir: dir });
+    await new Promise((r) => setTimeout(r, 1500));
+    const late = await ep.step({ content: "a reply that came too late" });
+    assert.equal(late.done, false);
+    assert.equal(ep.stepIndex, 1);
+    assert.match(JSON.stringify(late.observations), /second step/);
+    const end = await ep.step({ content: "done" });
+    assert.equal(end.done, true);
+    const score = await ep.finish();
+    assert.equal(score.metrics["metric/step/a"], 0);
+    assert.equal(score.metrics["metric/step/b"], 1);
+  } finally {
+    await env.close();
     await removeTask(dir);
   }
 });

@@ -69,6 +69,10 @@ class PgsEnv:
             body["group"] = group
         return _request("POST", f"{self.base}/episodes", body, self.token)
 
+    def warm(self, task_dir, n=1):
+        """Starts n boxes of a task ahead, so that as many later creates of it return at once: {queued, ready, pending}."""
+        return _request("POST", f"{self.base}/warm", {"task_dir": task_dir, "n": n}, self.token)
+
     def step(self, episode_id, message):
         """Posts an assistant message; returns {observations, done, exit_status, turns}."""
         return _request("POST", f"{self.base}/episodes/{episode_id}/step", message, self.token)
@@ -241,6 +245,8 @@ def main(argv=None):
         os.environ.get(args.api_key_env) if args.api_key_env else None,
         temperature=args.temperature,
     )
+    if args.samples > 1:
+        env.warm(args.task, args.samples - 1)  # the first starts now; the others find their box ready
     for sample in range(args.samples):
         r = run_episode(env, policy, {"task_dir": args.task}, args.group, args.max_turns)
         out = {k: r[k] for k in ("reward", "metrics", "harness_profile", "exit_status", "turns")}

@@ -12,6 +12,7 @@ import type { Task } from "../task/task.ts";
 import type { VerifierMode } from "../task/verifier_mode.ts";
 import { combineSteps, passesGate, startStep, type StepOutcome } from "../verify/steps.ts";
 import { verify } from "../verify/verifier.ts";
+import { InfraError } from "../base/errors.ts";
 
 /** Who opens episodes (`HarborEnv`): what scoring needs from it, and the notice of a close. */
 export interface EpisodeOwner {
@@ -41,7 +42,10 @@ export interface EpisodeReward {
   metrics: Record<string, number>;
   /** The final answer the verifier was given. */
   answer: string;
-  /** Why the verifier failed (the reward is then 0), if it did. */
+  /**
+   * Why the verifier failed (the reward is then 0), if it did; for a multi-step task that stopped at a later step's
+   * setup or healthcheck, that failure (the reward is then the steps verified before it).
+   */
   verifierError?: string;
   /** Where the tests ran. */
   verifierMode: VerifierMode;
@@ -66,6 +70,9 @@ export class HarborEpisode {
   /** Milliseconds spent starting (box and first prompt), in the harness's tools, and verifying (with removal). */
   readonly timings: EpisodeTimings = { start_ms: 0, tools_ms: 0, verify_ms: 0 };
 
+  /** The clock the agent's box reads its deadline from (a step's own budget is set there too). */
+  #clock: { deadline: number } = { deadline: Infinity };
+
   /** Made by `startEpisode`. */
   constructor(
     /** Who opened the episode (`HarborEnv`): the reward key, the profile mix, and the close notice. */
@@ -83,7 +90,11 @@ export class HarborEpisode {
     readonly chatTemplateKwargs: Record<string, unknown>,
     /** Turns, limits and how the episode ended: the one state machine every front end reads. */
     readonly state: EpisodeState,
-  ) {}
+    /** The clock the agent's box reads its deadline from (default: one of its own). */
+    clock?: { deadline: number },
+  ) {
+    if (clock) this.#clock = clock;
+  }
 
   /** True once the episode ended (stop rule, limits, a dead container, or `end`). */
   get done(): boolean {
@@ -125,6 +136,8 @@ export class HarborEpisode {
    */
   async step(turn: AssistantTurn): Promise<StepResult> {
     if (this.state.done) throw new Error(`step after the episode ended (${this.state.exitStatus})`);
+    // A step's time ran out between turns: the step ends as it stands (the late turn is not taken) and the task goes on.
+    if (this.#stepTimedOut()) return await this.timeUp();
     if (!this.state.admit()) return this.#ended([]);
     const t = performance.now();
     let r: StepResult;
@@ -143,21 +156,65 @@ export class HarborEpisode {
 
   async #stepOnce(turn: AssistantTurn): Promise<StepResult> {
     const r = await this.episode.step(turn);
-    const steps = this.task.steps;
-    if (!steps || !r.done) return r;
+    if (!this.task.steps || !r.done) return r;
+    return await this.#endStep(r);
+  }
+
+  /**
+   * Verifies the step that ended with `r` and, as Harbor's multi-step trial goes on: unless the container died, it was
+   * the last step, its tests gave no reward or its gate failed, starts the next step with a budget of its own (a step
+   * that timed out is verified and followed by the next, as in Harbor). A later step whose setup or healthcheck fails
+   * ends the task there, scored on the steps verified (Harbor records it on the step).
+   */
+  async #endStep(r: StepResult): Promise<StepResult> {
+    const steps = this.task.steps!;
     const step = steps[this.#step];
     const v = await verify(this.box, this.episode.answer(), { rewardKey: this.env.rewardKey, step });
     this.#outcomes.push({ name: step.config.name, result: v });
-    const over = r.exitStatus === "container_dead" || r.exitStatus === "timeout";
+    const dead = r.exitStatus === "container_dead";
     // A step whose tests gave no reward ends the task there, as Harbor's `_should_stop_after_step` does.
-    if (over || this.#step + 1 >= steps.length || !v.rewards || !passesGate(step, v)) {
+    if (dead || this.#step + 1 >= steps.length || !v.rewards || !passesGate(step, v)) {
       this.#stepsOver = true;
       return r;
     }
     const next = steps[++this.#step];
-    await startStep(this.box, next);
+    try {
+      await startStep(this.box, next);
+    } catch (e) {
+      if (!(e instanceof InfraError) || (e.stage !== "setup" && e.stage !== "healthcheck")) throw e;
+      this.#stepsOver = true;
+      this.stepError = `step ${next.config.name}: ${e.message}`;
+      return { observations: r.observations, done: true, exitStatus: r.exitStatus ?? "stop_rule" };
+    }
+    this.state.restartClock(next.config.agent.timeoutSec);
+    this.#clock.deadline = this.state.deadline;
     return { observations: [...r.observations, this.episode.continueWith(next.instruction)], done: false };
   }
+
+  /** True when a multi-step task's current step (not its last) has used up its time. */
+  #stepTimedOut(): boolean {
+    const steps = this.task.steps;
+    return Boolean(steps && this.#step + 1 < steps.length && !this.state.done && this.state.timeLeftMs() <= 0);
+  }
+
+  /**
+   * The policy's time ran out (its turn took too long, or the step's clock passed between turns): a multi-step task's
+   * step (not its last) ends as it stands and the task goes on, as Harbor's trial does; otherwise the episode ends
+   * with `timeout`.
+   */
+  async timeUp(): Promise<StepResult> {
+    const steps = this.task.steps;
+    if (!steps || this.#step + 1 >= steps.length || this.state.done || this.#stepsOver) {
+      this.state.end("timeout");
+      return this.#ended([]);
+    }
+    const r = await this.#endStep({ observations: [], done: true, exitStatus: "timeout" });
+    if (r.done) this.state.end("timeout");
+    return r.done ? this.#ended(r.observations) : r;
+  }
+
+  /** Why a multi-step task stopped before its last step for a reason of the task's own (a later step's setup). */
+  stepError?: string;
 
   /** The index of the step a multi-step task is on (0 for a single-step task). */
   get stepIndex(): number {
@@ -184,7 +241,7 @@ export class HarborEpisode {
         reward: v.reward,
         metrics,
         answer,
-        verifierError: v.error,
+        verifierError: v.error ?? this.stepError,
         verifierMode: v.mode,
         exitStatus: this.state.finalStatus,
         turns: this.state.turns,

@@ -45,7 +45,8 @@ export async function startEpisode(s: EpisodeStart): Promise<HarborEpisode> {
   try {
     // A multi-step task starts its first step (its files, its setup.sh) before the first prompt.
     if (task.steps) await startStep(box, task.steps[0]);
-    const timeoutSec = task.config.agent.timeoutSec;
+    // A multi-step task's steps have a budget each (Harbor's per-step `wait_for`): the first step's starts now.
+    const timeoutSec = task.steps ? task.steps[0].config.agent.timeoutSec : task.config.agent.timeoutSec;
     // The agent clock starts with the first prompt (rendering it may run commands of its own).
     const clock = { deadline: Infinity };
     // One deadline for the whole episode: every tool's command is cut to the agent timeout's time left.
@@ -68,6 +69,7 @@ export async function startEpisode(s: EpisodeStart): Promise<HarborEpisode> {
       first,
       s.chatTemplateKwargs,
       state,
+      clock,
     );
     episode.timings.start_ms = performance.now() - t0;
     return episode;

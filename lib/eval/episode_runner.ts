@@ -161,8 +161,9 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
       } catch (e) {
         if (opts.signal?.aborted) throw new EpisodeAborted();
         if (timeout.aborted) {
-          ep.end("timeout");
-          break;
+          // A multi-step task's step ends as it stands and the next begins (Harbor's per-step timeout); else the end.
+          if ((await ep.timeUp()).done) break;
+          continue;
         }
         if (e instanceof PolicyError && e.kind === "context_length") {
           ep.end("context_length");

@@ -261,9 +261,10 @@ export function harborOraclePolicy(): Policy {
         exitCode = r.exitCode;
         answer = text(r.stdout);
         stderrTail = text(r.stderr).slice(-4096);
-        // A step that ran out of its own time ends the episode when it is the last, or when the episode's time is out.
+        // A step that ran out of its own time ends the episode when it is the last; an earlier one is verified and
+        // followed by the next, as in Harbor.
         const last = !task.steps || ep.stepIndex === task.steps.length - 1;
-        if (r.timedOut && (last || ep.timeLeftMs() <= 0)) ep.end("timeout");
+        if (r.timedOut && last) ep.end("timeout");
       } catch (e) {
         if (!(e instanceof ContainerDeadError)) throw e;
         box.dead = true; // solve.sh stopped its container: scored on what it left, like any agent

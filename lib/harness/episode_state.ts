@@ -48,8 +48,8 @@ export class EpisodeState {
   /** Turns taken. */
   turns = 0;
   #exit?: ExitStatus;
-  /** `performance.now()` at which the agent timeout runs out. */
-  readonly deadline: number;
+  /** `performance.now()` at which the agent timeout runs out (a multi-step task's: the current step's). */
+  deadline: number;
 
   /** Starts the agent clock now (or at `now`). */
   constructor(readonly limits: EpisodeLimits, now: number = performance.now()) {
@@ -92,6 +92,11 @@ export class EpisodeState {
     if (ended) return this.end(ended);
     if (this.limits.maxTurns !== undefined && this.turns >= this.limits.maxTurns) return this.end("max_turns");
     if (this.timeLeftMs(now) <= 0) return this.end("timeout");
+  }
+
+  /** Starts the agent clock again for `timeoutSec` (a multi-step task's next step has a budget of its own). */
+  restartClock(timeoutSec: number, now: number = performance.now()): void {
+    this.deadline = now + timeoutSec * 1000;
   }
 
   /** Ends the episode with `status` unless it has ended already; returns the status it ended with. */

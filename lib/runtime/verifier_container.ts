@@ -153,35 +153,27 @@ export async function startVerifierContainer(
   tied = false,
 ): Promise<Box> {
   const v = task.config.verifier;
+  const common = {
+    image,
+    limits: boxLimits(limits, v.allowInternet),
+    role: "verifier",
+    task: task.name,
+    env: { ...limits.env, ...v.env },
+    user: "0",
+    workdir: cwd,
+    stage: "verify",
+  };
   try {
     if (tied) {
-      return await runtime.start({
-        image,
-        limits: boxLimits(limits, v.allowInternet),
-        role: "verifier",
-        task: task.name,
-        env: { ...limits.env, ...v.env },
-        user: "0",
-        workdir: cwd,
-        command: ["/bin/sh", "-c", TIED_VERIFIER_MAIN],
-        replaceEntrypoint: true,
-        pipe: { ready: TIED_READY },
-        stage: "verify",
-      });
+      const main = ["/bin/sh", "-c", TIED_VERIFIER_MAIN];
+      return await runtime.start({ ...common, command: main, replaceEntrypoint: true, pipe: { ready: TIED_READY } });
     }
     return await runtime.start({
-      image,
-      limits: boxLimits(limits, v.allowInternet),
-      role: "verifier",
-      task: task.name,
-      env: { ...limits.env, ...v.env },
-      user: "0",
-      workdir: cwd,
+      ...common,
       // Idles until the verifier runs its script through an exec (stdin stays open if `sleep` is missing).
       command: ["/bin/sh", "-c", "sleep 2147483647 2>/dev/null || while read -r _; do :; done"],
       replaceEntrypoint: !entrypoint,
       stdinOpen: true,
-      stage: "verify",
     });
   } catch (e) {
     if (e instanceof EngineDownError || !(e instanceof BoxStartError)) throw e;

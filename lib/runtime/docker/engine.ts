@@ -21,8 +21,11 @@ export interface CliEngine {
   probe: string[];
   /** Flags every `run`/`create` gets before the limits (Docker: `--init`). */
   initArgs: string[];
-  /** Remove boxes one at a time, each its own call (dockerd before 20.10.27, moby/moby#46661). */
-  serialRemovals: boolean;
+  /**
+   * Remove boxes one at a time, each its own call: always, never, or `by-version`, when the engine's version has
+   * moby/moby#46661 (dockerd before 20.10.27; see `removal_deadlock.ts`).
+   */
+  serialRemovals: boolean | "by-version";
   /** How `ps --format` reads label `key` (default Docker's `{{.Label "key"}}`; podman's ps has no `.Label`). */
   labelField?: (key: string) => string;
 }
@@ -35,5 +38,5 @@ export const DOCKER_ENGINE: CliEngine = {
   defaultHost: "unix:///var/run/docker.sock",
   probe: ["network", "inspect", "--format", "{{.Name}}", "none"],
   initArgs: ["--init"],
-  serialRemovals: true,
+  serialRemovals: "by-version",
 };

@@ -5,6 +5,7 @@
 import { enlist, LABELS, owner, ownerAlive } from "../hygiene.ts";
 import type { BoxPipe, Runtime } from "../runtime.ts";
 import type { DockerCli } from "./cli.ts";
+import { hasRemovalDeadlock } from "./removal_deadlock.ts";
 
 /** Tracked boxes, removals and sweeps on one engine. */
 export class DockerHygiene {
@@ -12,6 +13,7 @@ export class DockerHygiene {
   #swept = false;
   #queue: [string, (gone: boolean) => void, BoxPipe?][] = [];
   #draining = false;
+  #serial?: Promise<boolean>;
 
   /** The hygiene of `cli`'s engine; `runtime` is enlisted for the exit sweep on the first tracked box. */
   constructor(readonly cli: DockerCli, readonly runtime: Runtime) {}
@@ -63,12 +65,23 @@ export class DockerHygiene {
    * containers' network teardowns overlap (moby/moby#46661, fixed by moby/libnetwork#2679), and one `docker rm` of
    * many ids fans out into parallel teardowns.
    */
-  remove(id: string, pipe?: BoxPipe): Promise<boolean> {
-    if (!this.cli.cli.serialRemovals) return this.#removeOne(id, pipe);
-    return new Promise((resolve) => {
+  async remove(id: string, pipe?: BoxPipe): Promise<boolean> {
+    if (!await this.serialRemovals()) return await this.#removeOne(id, pipe);
+    return await new Promise((resolve) => {
       this.#queue.push([id, resolve, pipe]);
       if (!this.#draining) void this.#drain();
     });
+  }
+
+  /**
+   * Whether removals go one at a time on this engine: as its `CliEngine` says, or by the engine's version (asked once,
+   * bounded; an engine that does not say is assumed to have the deadlock).
+   */
+  serialRemovals(): Promise<boolean> {
+    const rule = this.cli.cli.serialRemovals;
+    if (rule !== "by-version") return Promise.resolve(rule);
+    return this.#serial ??= this.cli.call(["version", "--format", "{{.Server.Version}}"], { timeoutMs: 10_000 })
+      .then((r) => r.code !== 0 || hasRemovalDeadlock(new TextDecoder().decode(r.stdout)), () => true);
   }
 
   async #drain(): Promise<void> {
