@@ -169,14 +169,16 @@ dockerTest(
     // Tracked by the client that removes them: tracking is each runtime's own state.
     const a = await startContainer(counting);
     const b = await startContainer(counting);
+    // Asked once per engine, by its version: this Debian engine (20.10.24) has the bug, a newer one would not.
+    const serial = await counting.hygiene.serialRemovals();
     calls.length = 0;
     maxInFlight = 0;
     const unknown = "0123456789ab0123456789ab0123456789ab0123456789ab0123456789abcdef";
     const results = await Promise.all([a.id, b.id, unknown].map((id) => counting.box(id).remove()));
     assert.deepEqual(results, [true, true, true]);
     // dockerd 20.10 deadlocks when two network teardowns overlap (moby/moby#46661): never two removals at once.
-    assert.deepEqual(calls, [a.id, b.id, unknown].map((id) => ["rm", "-f", "-v", id]));
-    assert.equal(maxInFlight, 1);
+    assert.deepEqual(calls.sort(), [a.id, b.id, unknown].map((id) => ["rm", "-f", "-v", id]).sort());
+    if (serial) assert.equal(maxInFlight, 1);
     for (const id of [a.id, b.id]) {
       assert.notEqual((await docker.call(["inspect", id])).code, 0, "removed");
       assert.ok(!trackedContainers().includes(id));
