@@ -228,7 +228,7 @@ export class HarborEpisode {
       const answer = this.episode.answer();
       const v = this.task.steps
         ? await this.#scoreSteps(answer)
-        : await verify(this.box, answer, { rewardKey: this.env.rewardKey });
+        : await verify(this.box, answer, { rewardKey: this.env.rewardKey, final: true });
       const metrics: Record<string, number> = {};
       for (const [k, x] of Object.entries(v.metrics)) metrics[`metric/${k}`] = x;
       // The mix's one-hot, only for a mix the caller gave: the default profile of an env without one is no mix, and
@@ -262,7 +262,10 @@ export class HarborEpisode {
     const key = this.env.rewardKey;
     if (!this.#stepsOver) {
       const step = this.task.steps![this.#step];
-      this.#outcomes.push({ name: step.config.name, result: await verify(this.box, answer, { rewardKey: key, step }) });
+      this.#outcomes.push({
+        name: step.config.name,
+        result: await verify(this.box, answer, { rewardKey: key, step, final: true }),
+      });
       this.#stepsOver = true;
     }
     const testOutput = this.#outcomes.at(-1)?.result.testOutput ?? "";

@@ -183,10 +183,14 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
       throw new InfraError(`--endpoint ${cfg.policy.url}: ${(e as Error).message}`, "endpoint");
     }
   }
-  const hosts = cfg.hosts.length ? cfg.hosts : [{}];
-  for (const h of hosts) {
-    const runtime = createRuntime(cfg.runtime, { host: h.host });
-    if (!await runtime.ping()) throw new UsageError(`eval: no ${cfg.runtime} engine answers at ${runtime.engine}`);
+  // One client per engine for the whole run: its probe and its sweep of dead runs' boxes go at once.
+  const hosts = (cfg.hosts.length ? cfg.hosts : [{}]).map((h) => ({
+    ...h,
+    runtime: createRuntime(cfg.runtime, { host: h.host }),
+  }));
+  for (const { runtime } of hosts) {
+    const [answers] = await Promise.all([runtime.ping(), runtime.sweepOrphans().catch(() => [])]);
+    if (!answers) throw new UsageError(`eval: no ${cfg.runtime} engine answers at ${runtime.engine}`);
   }
 
   const out = resolve(cfg.out);

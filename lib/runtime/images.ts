@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { join, relative } from "node:path";
-import type { Runtime } from "./runtime.ts";
+import type { ImageFacts, Runtime } from "./runtime.ts";
 import { InfraError } from "../base/errors.ts";
 import type { Task, TaskStep } from "../task/task.ts";
 import type { EnvironmentConfig } from "../task/task_config.ts";
@@ -54,6 +54,8 @@ export async function contextHash(dir: string): Promise<string> {
 export class ImageStore {
   #builds = new Map<string, Promise<ImageInfo>>();
   #present = new Map<string, Promise<ImageInfo>>();
+  /** What the engine said of each image it has, asked once (an image it lacks is asked again: it may be made). */
+  #facts = new Map<string, Promise<ImageFacts | undefined>>();
   #workdirs = new Map<string, Promise<string | undefined>>();
 
   /** A store on `runtime`; `images` maps task image → replacement (default none). */
@@ -86,9 +88,19 @@ export class ImageStore {
     const key = [base, layer.hostDir, layer.dest, layer.uid, layer.gid].join("\0");
     let p = this.#workdirs.get(key);
     if (!p) {
-      p = buildWorkdirImage(this.runtime, base, layer, task.name);
+      p = buildWorkdirImage(this.runtime, base, layer, task.name, (ref) => this.#factsOf(ref));
       p.catch(() => this.#workdirs.delete(key));
       this.#workdirs.set(key, p);
+    }
+    return p;
+  }
+
+  #factsOf(ref: string): Promise<ImageFacts | undefined> {
+    let p = this.#facts.get(ref);
+    if (!p) {
+      p = this.runtime.inspectImage(ref);
+      this.#facts.set(ref, p);
+      p.then((f) => f ?? this.#facts.delete(ref), () => this.#facts.delete(ref));
     }
     return p;
   }
@@ -97,7 +109,7 @@ export class ImageStore {
     let p = this.#present.get(ref);
     if (!p) {
       p = (async () => {
-        let facts = await this.runtime.inspectImage(ref);
+        let facts = await this.#factsOf(ref);
         if (!facts) {
           // Not local: a registry may have it. Bounded by the build timeout so an offline host fails fast enough.
           const pulled = await this.runtime.pullImage(ref, task.config.environment.buildTimeoutSec * 1000);

@@ -298,11 +298,24 @@ export class Sandbox implements ExecEnv {
     this.#removed = true;
     const unused = this.takeVerifier();
     await Promise.all([
-      this.channel.close().catch(() => {}),
-      this.box.remove(),
+      this.#removeBox(),
       unused?.then((v) => v.box.remove(), () => {}),
       ...this.#background,
     ]);
+  }
+
+  /**
+   * Removes the agent's container now, while the episode's last verification goes on without it (its copy is taken):
+   * the removal overlaps the tests instead of following them. `remove()` still waits for it.
+   */
+  releaseAgent(): void {
+    this.background(this.#removeBox());
+  }
+
+  #boxRemoval?: Promise<unknown>;
+
+  #removeBox(): Promise<unknown> {
+    return this.#boxRemoval ??= Promise.all([this.channel.close().catch(() => {}), this.box.remove()]);
   }
 
   /** Shell-quoted working directory, for scripts. */

@@ -8,7 +8,7 @@
 import { isRootUser } from "./users.ts";
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
-import type { Runtime } from "./runtime.ts";
+import type { ImageFacts, Runtime } from "./runtime.ts";
 import { InfraError } from "../base/errors.ts";
 import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
 
@@ -87,8 +87,9 @@ export async function buildWorkdirImage(
   base: string,
   layer: WorkdirLayer,
   taskName: string,
+  inspect: (ref: string) => Promise<ImageFacts | undefined> = (ref) => runtime.inspectImage(ref),
 ): Promise<string | undefined> {
-  const facts = await runtime.inspectImage(base);
+  const facts = await inspect(base);
   if (!facts) throw new InfraError(`${taskName}: cannot inspect image ${base}`, "image");
   if (facts.volumes.some((v) => (layer.hostDir && overlaps(v, layer.dest)) || overlaps(v, "/logs"))) return undefined;
   const entries = await layerEntries(layer);

@@ -24,6 +24,11 @@ export interface VerifyOptions {
   rewardKey?: string;
   /** The step of a multi-step task being verified: its tests over the task's, its timeout, env and user. */
   step?: TaskStep;
+  /**
+   * The episode's last verification (default false): a mode that copies what it needs out of the agent's container
+   * lets that container go as soon as the copy is taken.
+   */
+  final?: boolean;
 }
 
 /** What the verifier found. */

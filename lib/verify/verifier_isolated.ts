@@ -36,6 +36,7 @@ export async function verifyIsolated(v: Verification, finalMessage: string): Pro
       if ("error" in read) return await v.copyFailed(read);
       if ("bytes" in read) {
         v.timings.copy = performance.now() - t1;
+        if (v.opts.final) box.releaseAgent(); // the tests have all they need of it
         const input = tiedInput(read.bytes, finalMessage, capture);
         return await v.run(vbox.box, { ...plan, tied: true }, input, user, v.cfg.env);
       }

@@ -22,6 +22,8 @@ export class DockerHygiene {
   track(id: string): void {
     this.#live.add(id);
     enlist(this.runtime);
+    // Asked now, so that the first removal does not wait for the engine's version.
+    void this.serialRemovals();
   }
 
   /** Forgets a box once it has been removed. */
