@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { HarborEnv } from "../lib/env/harbor_env.ts";
 import { createEnvServer } from "../lib/env/server_app.ts";
 import type { ToolCall } from "../lib/harness/types.ts";
-import { dockerTest } from "./docker_helpers.ts";
+import { runtimeTest } from "./runtime_helpers.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 
 registerBuiltins();
@@ -17,38 +17,41 @@ const bash = (command: string): { tool_calls: ToolCall[] } => ({
   tool_calls: [{ id: "c1", type: "function", function: { name: "bash", arguments: JSON.stringify({ command }) } }],
 });
 
-dockerTest("warm boxes: resets take them in turn, each fresh and used once; close removes the rest", async (docker) => {
-  const env = new HarborEnv({ runtime: docker });
-  const before = docker.tracked().length;
-  try {
-    assert.equal(await env.warm({ task_dir: TASK }, 2), 2);
-    await env.pool.settled();
-    assert.equal(env.pool.size, 2);
-    const warmIds = new Set(docker.tracked());
-    const first = await env.reset({ task_dir: TASK });
-    const second = await env.reset({ task_dir: TASK });
-    const third = await env.reset({ task_dir: TASK });
+runtimeTest(
+  "warm boxes: resets take them in turn, each fresh and used once; close removes the rest",
+  async (docker) => {
+    const env = new HarborEnv({ runtime: docker });
+    const before = docker.tracked().length;
     try {
-      assert.ok(warmIds.has(first.box.id) && warmIds.has(second.box.id), "the first two resets took warm boxes");
-      assert.ok(!warmIds.has(third.box.id), "the third started its own");
-      assert.equal(env.pool.size, 0);
-      // Fresh from the image: what one episode writes, the next one never sees.
-      await first.step(bash("echo mine > planted.txt"));
-      const seen = await second.step(bash("cat planted.txt 2>&1 || true"));
-      assert.match(String(seen.observations[0].content), /No such file/);
-      const score = await second.finish();
-      assert.equal(score.reward, 0, "nothing solved, nothing earned");
-      assert.equal(score.verifierError, undefined);
+      assert.equal(await env.warm({ task_dir: TASK }, 2), 2);
+      await env.pool.settled();
+      assert.equal(env.pool.size, 2);
+      const warmIds = new Set(docker.tracked());
+      const first = await env.reset({ task_dir: TASK });
+      const second = await env.reset({ task_dir: TASK });
+      const third = await env.reset({ task_dir: TASK });
+      try {
+        assert.ok(warmIds.has(first.box.id) && warmIds.has(second.box.id), "the first two resets took warm boxes");
+        assert.ok(!warmIds.has(third.box.id), "the third started its own");
+        assert.equal(env.pool.size, 0);
+        // Fresh from the image: what one episode writes, the next one never sees.
+        await first.step(bash("echo mine > planted.txt"));
+        const seen = await second.step(bash("cat planted.txt 2>&1 || true"));
+        assert.match(String(seen.observations[0].content), /No such file/);
+        const score = await second.finish();
+        assert.equal(score.reward, 0, "nothing solved, nothing earned");
+        assert.equal(score.verifierError, undefined);
+      } finally {
+        await Promise.all([first.close(), second.close(), third.close()]);
+      }
     } finally {
-      await Promise.all([first.close(), second.close(), third.close()]);
+      await env.close();
     }
-  } finally {
-    await env.close();
-  }
-  assert.equal(docker.tracked().length, before, "every box started ahead is removed at close");
-});
+    assert.equal(docker.tracked().length, before, "every box started ahead is removed at close");
+  },
+);
 
-dockerTest("warm boxes idle past their bound are swept", async (docker) => {
+runtimeTest("warm boxes idle past their bound are swept", async (docker) => {
   const env = new HarborEnv({ runtime: docker, warmIdleSec: 0 });
   const before = docker.tracked().length;
   try {
@@ -63,7 +66,7 @@ dockerTest("warm boxes idle past their bound are swept", async (docker) => {
   }
 });
 
-dockerTest("POST /v1/warm queues boxes, GET /v1/health counts them, a bad count is one line", async (docker) => {
+runtimeTest("POST /v1/warm queues boxes, GET /v1/health counts them, a bad count is one line", async (docker) => {
   const env = new HarborEnv({ runtime: docker, warmMax: 1 });
   const server = createEnvServer({ env });
   const post = async (body: unknown) => {
