@@ -48,6 +48,11 @@ export function shQuote(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
+/** `export K='v'` lines for a script's preamble, one per variable of `env`. */
+export function exportLines(env: Record<string, string>): string {
+  return Object.entries(env).map(([k, v]) => `export ${k}=${shQuote(v)}\n`).join("");
+}
+
 /** How far one call got: whether its command started, when the call began, and the command's pid. */
 interface Progress {
   started: boolean;

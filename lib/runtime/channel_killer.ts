@@ -97,11 +97,6 @@ export class ChannelKiller {
     [this.#proc, this.#reader, this.#writer] = [undefined, undefined, undefined];
   }
 
-  /** The resident killer as a box's main process: `sh -c` of this, started as root, ready with `KILLER_READY`. */
-  static get mainScript(): string {
-    return KILLER_SERVER;
-  }
-
   #kill(proc: ExecProcess): void {
     try {
       proc.kill("SIGKILL");

@@ -4,7 +4,7 @@
  * that user's ids are known up front, else staged), `setup.sh` run and the healthcheck passed.
  */
 import { dirname, posix } from "node:path";
-import { ExecChannel, shQuote, text } from "./channel.ts";
+import { ExecChannel, exportLines, shQuote, text } from "./channel.ts";
 import type { ExecEnv, ExecOptions, ExecResult } from "./exec_env.ts";
 import type { Box, ProcResult, Runtime } from "./runtime.ts";
 import { boxLimits } from "./limits.ts";
@@ -20,7 +20,8 @@ import { resolveStepVerifierMode, resolveVerifierMode, type VerifierMode } from 
 import { createSeparateVerifier } from "./separate_verifier_box.ts";
 import { requireGpus } from "./gpus.ts";
 import { channelHelper } from "./channel_helper/helper.ts";
-import { ChannelKiller, KILLER_READY } from "./channel_killer.ts";
+import { KILLER_READY } from "./channel_killer.ts";
+import { KILLER_SERVER } from "./channel_script.ts";
 import { isRootUser } from "./users.ts";
 
 /** Options for starting an episode container. */
@@ -151,7 +152,7 @@ export class Sandbox implements ExecEnv {
         env: env.env,
         workdir,
         ...(killerMain
-          ? { command: ["/bin/sh", "-c", ChannelKiller.mainScript], pipe: { ready: KILLER_READY, keep: true } }
+          ? { command: ["/bin/sh", "-c", KILLER_SERVER], pipe: { ready: KILLER_READY, keep: true } }
           : { command: ["sh", "-c", "sleep infinity"] }),
       });
     } catch (e) {
@@ -264,7 +265,7 @@ export class Sandbox implements ExecEnv {
 
   /** Runs a script as the agent's user, in the working directory unless `cwd` says otherwise. */
   exec(script: string, opts: ExecOptions & { env?: Record<string, string> } = {}): Promise<ExecResult> {
-    const exports = Object.entries(opts.env ?? {}).map(([k, v]) => `export ${k}=${shQuote(v)}\n`).join("");
+    const exports = exportLines(opts.env ?? {});
     return this.channel.exec(exports + script, { cwd: this.workdir, ...opts });
   }
 

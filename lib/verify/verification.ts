@@ -2,7 +2,7 @@
 import type { Box } from "../runtime/runtime.ts";
 import type { CopyFailure } from "../runtime/container_copy.ts";
 import { InfraError } from "../base/errors.ts";
-import { shQuote } from "../runtime/channel.ts";
+import { exportLines } from "../runtime/channel.ts";
 import { isRootUser } from "../runtime/users.ts";
 import { runTied } from "../runtime/verifier_tied.ts";
 import { parseReward } from "./reward.ts";
@@ -125,8 +125,12 @@ export class Verification {
     const timeoutMs = vcfg.timeoutSec * 1000;
     let run;
     if (plan.tied) {
-      const exports = Object.entries(env).map(([k, val]) => `export ${k}=${shQuote(val)}\n`).join("");
-      run = await runTied(container, `${exports}${prepareScript(plan)}\n${testScript(plan.cwd)}`, stdin, timeoutMs);
+      run = await runTied(
+        container,
+        `${exportLines(env)}${prepareScript(plan)}\n${testScript(plan.cwd)}`,
+        stdin,
+        timeoutMs,
+      );
       // The copy and the tests go through one pipe: a box that ended before the layout was done (removed under the
       // episode, or an archive it could not unpack) failed as the copy would have, the machinery's failure.
       const f = parseFrames(run.stdout);

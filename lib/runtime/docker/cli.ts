@@ -233,3 +233,8 @@ export class DockerCli {
     return r.code === 0;
   }
 }
+
+/** The last line of a CLI's error that says something (not its `Run 'docker run --help'` pointer). */
+export function lastWords(stderr: string): string | undefined {
+  return stderr.split("\n").filter((l) => l.trim() && !/^(Run|See) '.* --help'/.test(l.trim())).pop();
+}

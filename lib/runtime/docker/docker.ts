@@ -14,7 +14,7 @@ import {
 } from "../runtime.ts";
 import { labelArgs, runArgs } from "./args.ts";
 import { DockerBox } from "./box.ts";
-import { DockerCli } from "./cli.ts";
+import { DockerCli, lastWords } from "./cli.ts";
 import { type CliEngine, DOCKER_ENGINE } from "./engine.ts";
 import { gpuProblem } from "./gpus.ts";
 import { DockerHygiene } from "./hygiene.ts";
@@ -155,9 +155,4 @@ export class Docker extends DockerCli implements Runtime {
   tracked(): string[] {
     return this.hygiene.tracked();
   }
-}
-
-/** The last line of a CLI's error that says something (not its `Run 'docker run --help'` pointer). */
-function lastWords(stderr: string): string | undefined {
-  return stderr.split("\n").filter((l) => l.trim() && !/^(Run|See) '.* --help'/.test(l.trim())).pop();
 }

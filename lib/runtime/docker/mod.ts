@@ -5,7 +5,7 @@
  */
 export { Docker } from "./docker.ts";
 export { DockerBox } from "./box.ts";
-export { DEFAULT_CALL_MS, type DockerCallOptions, DockerCli, type DockerResult } from "./cli.ts";
+export { DEFAULT_CALL_MS, type DockerCallOptions, DockerCli, type DockerResult, lastWords } from "./cli.ts";
 export { type CliEngine, DOCKER_ENGINE } from "./engine.ts";
 export { envArgs, execArgs, labelArgs, limitArgs, runArgs } from "./args.ts";
 export { DockerHygiene } from "./hygiene.ts";

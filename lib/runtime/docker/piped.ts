@@ -5,7 +5,7 @@
  */
 import { ByteReader } from "../../base/byte_reader.ts";
 import { type BoxPipe, BoxStartError } from "../runtime.ts";
-import type { DockerCli } from "./cli.ts";
+import { type DockerCli, lastWords } from "./cli.ts";
 
 /** How long a tied box may take to print its ready line (as long as a `run -d` may take). */
 const READY_MS = 120_000;
@@ -78,7 +78,7 @@ export function pipedFailed(r: PipedStart | PipedFailure): r is PipedFailure {
 
 /** The start error of a failed tied box, in the CLI's last words. */
 export function pipedStartError(binary: string, f: PipedFailure, stage: string): BoxStartError {
-  const last = f.stderr.split("\n").filter((l) => l.trim() && !/^(Run|See) '.* --help'/.test(l.trim())).pop();
+  const last = lastWords(f.stderr);
   const why = f.timedOut && !last
     ? `printed nothing within ${READY_MS} ms`
     : `failed: ${last ?? "the box ended at once"}`;

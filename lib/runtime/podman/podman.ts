@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
-import { Docker, labelArgs, runArgs } from "../docker/mod.ts";
+import { Docker, labelArgs, lastWords, runArgs } from "../docker/mod.ts";
 import { creatingContainer } from "../hygiene.ts";
 import { type BoxPipe, type BoxSpec, BoxStartError } from "../runtime.ts";
 import { PODMAN_ENGINE, podmanRunArgs, qualifiedRef } from "./engine.ts";
@@ -68,7 +68,7 @@ export class Podman extends Docker {
     if (r.code !== 0 || r.timedOut) {
       await this.hygiene.remove(name);
       if (this.down) throw this.down;
-      const last = r.stderr.split("\n").filter((l) => l.trim()).pop() ?? `exit code ${r.code}`;
+      const last = lastWords(r.stderr) ?? `exit code ${r.code}`;
       const hint = /error setting rlimit/.test(r.stderr)
         ? " (podman's default ulimits are above this host's hard limits: set default_ulimits in " +
           "/etc/containers/containers.conf, see docs/runtimes.md)"
