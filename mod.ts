@@ -107,6 +107,18 @@ export {
   checkTasks,
   DEFAULT_CHECK_WORKERS,
 } from "./lib/eval/check.ts";
+export {
+  AUDIT_MODES,
+  type AuditOptions,
+  type AuditResult,
+  auditTasks,
+  BATTERY,
+  type Exploit,
+  type ExploitOutcome,
+  exploitPolicy,
+  HINTS,
+  type ModeVerdict,
+} from "./lib/audit/mod.ts";
 export { type HarborRow, harborRows, type RowMessage, type RowsOptions } from "./lib/harbor/rows.ts";
 export { type ExportedTask, exportSteps } from "./lib/harbor/export_steps.ts";
 export {
@@ -127,23 +139,33 @@ export {
 export { BUILTIN_PROFILES, DEFAULT_SYSTEM_PROMPT, defaultSystemPrompt, registerBuiltins } from "./profiles/mod.ts";
 export {
   type ChatMessage,
+  type DialectChange,
   drawProfile,
   EXIT_STATUSES,
   type ExitStatus,
   getProfile,
   type HarnessProfile,
+  type LoadedOverlay,
   loadProfilesModule,
+  type ModelDialects,
+  type ModelMatch,
+  type ModelRule,
   NO_PROFILE_DIALECT,
+  type Overlay,
+  type OverlayRef,
   type ProfileEntry,
   type ProfileFactory,
   profileNames,
   ProfileRegistry,
   profiles,
+  readOverlay,
   register,
   resolveProfileName,
   type ToolCall,
   type ToolSchema,
   type TurnFlag,
+  withHarnessModel,
+  withOverlay,
 } from "./lib/harness/mod.ts";
 export {
   crossRows,

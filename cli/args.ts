@@ -1,4 +1,5 @@
 /** Strict flag parsing for every command: unknown flags and missing values are usage errors (exit 2). */
+import { type LoadedOverlay, readOverlay } from "../lib/harness/overlay.ts";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "../lib/base/errors.ts";
 import { createRuntime, DEFAULT_RUNTIME, runtimeNames } from "../lib/runtime/registry.ts";
@@ -78,6 +79,16 @@ export function positiveInt(cmd: string, flag: string, value: string | undefined
   return n;
 }
 
+/** A number flag value (any finite number), or a usage error naming the flag. */
+export function numberFlag(cmd: string, flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n)) {
+    throw new UsageError(`${cmd}: --${flag} must be a number, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
 /** A `--verifier-mode` value, or a usage error listing the modes. */
 export function verifierModeFlag(cmd: string, value: string | undefined): VerifierMode | undefined {
   if (value === undefined) return undefined;
@@ -90,12 +101,55 @@ export function verifierModeFlag(cmd: string, value: string | undefined): Verifi
   return mode;
 }
 
+/**
+ * A `--harness-model` value: a model name, or a JSON object of names by profile (`{"gemini-cli": "gemini-2.5-pro"}`).
+ */
+export function harnessModelFlag(cmd: string, value: string | undefined): string | Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  if (!value.trim().startsWith("{")) {
+    if (value.trim() === "") throw new UsageError(`${cmd}: --harness-model must be a model name`);
+    return value;
+  }
+  let o: unknown;
+  try {
+    o = JSON.parse(value);
+  } catch (e) {
+    throw new UsageError(`${cmd}: --harness-model: not JSON (${(e as Error).message})`);
+  }
+  if (!o || typeof o !== "object" || Array.isArray(o) || Object.values(o).some((v) => typeof v !== "string" || !v)) {
+    throw new UsageError(`${cmd}: --harness-model must be a name or a JSON object of names by profile`);
+  }
+  return o as Record<string, string>;
+}
+
+/** The `--overlay` files, read and checked; a usage error names the bad one. */
+export async function readOverlays(cmd: string, files: string[] | undefined): Promise<LoadedOverlay[]> {
+  const out: LoadedOverlay[] = [];
+  for (const f of files ?? []) {
+    try {
+      out.push(await readOverlay(f));
+    } catch (e) {
+      throw new UsageError(`${cmd}: --overlay: ${(e as Error).message}`);
+    }
+  }
+  return out;
+}
+
 /** The help lines of `--verifier-mode`, shared by every command that takes it. */
 export const VERIFIER_MODE_HELP =
   `  --verifier-mode M   where the tests run, for every task: isolated (a clean container holding a copy of the
-                      working directory), shared (Harbor's default: the agent's container after the episode) or
-                      separate (Harbor's separate verifier image). Default: the task's environment_mode, else
-                      isolated for pgs's own layout (environment/workdir/, setup.sh, capture), else shared`;
+                      working directory), shared (Harbor's default: the agent's container after the episode),
+                      separate (Harbor's separate verifier image), snapshot (a fresh container of the agent's
+                      committed one) or shared-clean (shared, with every process the agent started stopped
+                      first). Default: the task's environment_mode, else isolated for pgs's own layout
+                      (environment/workdir/, setup.sh, capture), else shared`;
+
+/** `runtimeFlag`'s runtime, once its engine answers its ping; a usage error naming the engine otherwise. */
+export async function answeringRuntime(cmd: string, value: string | undefined): Promise<Runtime> {
+  const runtime = runtimeFlag(cmd, value);
+  if (!await runtime.ping()) throw new UsageError(`${cmd}: no ${runtime.kind} engine answers at ${runtime.engine}`);
+  return runtime;
+}
 
 /** A `--runtime` value made into a client of its engine (default docker), or a usage error listing the runtimes. */
 export function runtimeFlag(cmd: string, value: string | undefined): Runtime {

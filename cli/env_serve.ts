@@ -1,12 +1,21 @@
 /** `pgs env serve`: HarborEnv over HTTP JSON for trainers in any language. */
 import { objectValue, parseWeights } from "../lib/eval/config.ts";
+import { NO_PROFILE_DIALECT } from "../lib/harness/registry.ts";
 import { createEnvServer } from "../lib/env/server_app.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { HarborEnv } from "../lib/env/harbor_env.ts";
 import { loadProfilesModule } from "../lib/harness/load_module.ts";
 import { onSignal } from "./signals.ts";
 import { TOKEN_FLAGS, TOKEN_FLAGS_HELP, tokenModeFlags } from "./token_flags.ts";
-import { type Command, parseFlags, positiveInt, runtimeFlag, verifierModeFlag } from "./args.ts";
+import {
+  answeringRuntime,
+  type Command,
+  harnessModelFlag,
+  parseFlags,
+  positiveInt,
+  readOverlays,
+  verifierModeFlag,
+} from "./args.ts";
 import { listenError } from "./listen.ts";
 
 const usage = `Usage: pgs env serve [--host 127.0.0.1] [--port 8100] [--token-env NAME] [options]
@@ -25,8 +34,13 @@ Options:
   --host HOST               address to bind (default 127.0.0.1)
   --port N                  port (default 8100; 0 picks a free one, printed on stderr)
   --token-env NAME          require "Authorization: Bearer <value of $NAME>" on every request but /v1/health
-  --profiles a=1,b=1        weighted profile mix, one profile per group (default: palingenesis-default@1)
+  --profiles a=1,b=1        weighted profile mix, one profile per group (default: ${NO_PROFILE_DIALECT})
   --profile NAME            one profile
+  --harness-model NAME      the model name the emulated harnesses are configured with (their -m), or JSON
+                            {profile: name}; profiles whose harness changes what it sends with it follow; a row's
+                            harness_model wins (default: each profile's recorded name)
+  --overlay FILE            an overlay from pgs harness adopt, laid over its profile's episodes (repeatable; a
+                            row's overlay, a file on this machine, wins)
   --seed N                  seed of the profile draw (default 0)
   --chat-template-kwargs J  JSON object: the model's chat-template kwargs (lowest precedence)
   --images JSON             task image → replacement, e.g. '{"my-base:1": "my-base:1-tmux"}'
@@ -65,6 +79,8 @@ export const envServe: Command = {
       "token-env": { type: "string" },
       profiles: { type: "string" },
       profile: { type: "string" },
+      "harness-model": { type: "string" },
+      overlay: { type: "string", multiple: true },
       seed: { type: "string" },
       "chat-template-kwargs": { type: "string" },
       images: { type: "string" },
@@ -97,16 +113,16 @@ export const envServe: Command = {
     const seed = values.seed === undefined ? 0 : Number(values.seed);
     if (!Number.isInteger(seed)) throw new UsageError(`env serve: --seed must be an integer, got ${values.seed}`);
     if (values["profiles-module"]) await loadProfilesModule(values["profiles-module"]);
-    const runtime = runtimeFlag("env serve", values.runtime as string | undefined);
-    if (!await runtime.ping()) {
-      throw new UsageError(`env serve: no ${runtime.kind} engine answers at ${runtime.engine}`);
-    }
+    const overlays = await readOverlays("env serve", values.overlay as string[] | undefined);
+    const runtime = await answeringRuntime("env serve", values.runtime as string | undefined);
     let env: HarborEnv;
     try {
       env = new HarborEnv({
         profile: values.profile,
         profiles: values.profiles ? parseWeights("--profiles", values.profiles) : undefined,
         profileSeed: seed,
+        harnessModel: harnessModelFlag("env serve", values["harness-model"]),
+        overlays,
         chatTemplateKwargs: jsonObject("--chat-template-kwargs", values["chat-template-kwargs"]),
         images: jsonObject("--images", values.images) as Record<string, string> | undefined,
         maxOutput: values["max-output"]

@@ -1,5 +1,6 @@
 /** `pgs eval`: k episodes per task against a policy, with trajectories, a summary and an HTML report. */
 import { DEFAULT_RUNTIME, runtimeNames } from "../lib/runtime/registry.ts";
+import { NO_PROFILE_DIALECT } from "../lib/harness/registry.ts";
 import { buildConfig, camel, DEFAULT_OUT, DEFAULT_SEED, type RawConfig, readConfigFile } from "../lib/eval/config.ts";
 import { DEFAULT_REQUEST_TIMEOUT_SEC } from "../lib/eval/endpoint_policy.ts";
 import { DEFAULT_MAX_TURNS } from "../lib/eval/episode_runner.ts";
@@ -26,14 +27,19 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
   --profiles a=1,b=2         weighted profile mix, one profile per task (group), drawn from sha256(seed, group, task)
   --cross                    run every profile of --profiles on every task, k samples each (each task × profile
                              its own group) instead of drawing one per task
-  --profile NAME             one profile (default palingenesis-default@1)
+  --profile NAME             one profile (default ${NO_PROFILE_DIALECT})
+  --harness-model NAME       the model name the emulated harnesses are configured with (their -m); profiles whose
+                             harness sends other prompts, tools or settings for it follow (default: each profile's
+                             recorded name; in the YAML also {profile: name}; a row's harness_model wins)
+  --overlay FILE             an overlay from pgs harness adopt, laid over its profile's episodes: the recorded
+                             harness's own prompt, tools and settings (repeat for several profiles; a row's overlay wins)
   -k N                       samples per task (default ${DEFAULT_K})
   --temperature X, --top-p X, --top-k N, --max-tokens N   sampling (default: the server's)
   --max-turns N              turns per episode; a row's max_turns wins (default ${DEFAULT_MAX_TURNS})
   --max-concurrent N         episodes alive at once, per Docker engine (default ${DEFAULT_MAX_CONCURRENT})
   --max-starting N           containers starting at once, per Docker engine (default ${DEFAULT_MAX_STARTING})
   --chat-template-kwargs J   JSON object sent as vLLM's chat_template_kwargs, e.g. '{"enable_thinking":false}'
-  --profile-chat-template-kwargs J   JSON {profile: {kwargs}}, e.g. '{"opencode": {"enable_thinking": true}}'
+  --profile-chat-template-kwargs J   JSON {profile: {kwargs}}, e.g. '{"my-agent": {"enable_thinking": true}}'
   --max-output N             characters of command output kept where a profile has no limit (default 16000)
   --token-ids                ask for logprobs and vLLM's return_token_ids; store rollout_details, flag drift
   --tokenizer DIR            token mode: render prompts with this model's chat template and tokenizer (a folder
@@ -77,6 +83,8 @@ export const evalCommand: Command = {
       policy: { type: "string" },
       profiles: { type: "string" },
       profile: { type: "string" },
+      "harness-model": { type: "string" },
+      overlay: { type: "string", multiple: true },
       cross: { type: "boolean" },
       k: { type: "string", short: "k" },
       temperature: { type: "string" },

@@ -5,7 +5,7 @@ import { loadProfilesModule } from "../lib/harness/load_module.ts";
 import { exportAtif } from "../lib/export/atif.ts";
 import { partialPath } from "../lib/export/run_dir.ts";
 import { DEFAULT_MIN_REWARD, exportSft } from "../lib/export/sft.ts";
-import { type Command, parseFlags } from "./args.ts";
+import { type Command, numberFlag, parseFlags } from "./args.ts";
 import { checkOutputFile } from "./output_path.ts";
 import { onSignal } from "./signals.ts";
 
@@ -106,11 +106,7 @@ export const exportSftCommand: Command = {
     if (values.help) return console.log(sftUsage), 0;
     if (positionals.length !== 2) throw new UsageError("export sft: expected RUN_DIR and OUT.jsonl");
     const [run, out] = positionals;
-    const raw = values["min-reward"];
-    const minReward = raw === undefined ? DEFAULT_MIN_REWARD : Number(raw);
-    if (raw !== undefined && (raw.trim() === "" || !Number.isFinite(minReward))) {
-      throw new UsageError(`export sft: --min-reward must be a number, got ${JSON.stringify(raw)}`);
-    }
+    const minReward = numberFlag("export sft", "min-reward", values["min-reward"], DEFAULT_MIN_REWARD);
     await runDir("export sft", run);
     await checkOutputFile("export sft", "OUT.jsonl", out);
     const done = await reported("export sft", out, () => exportSft(run, out, { minReward }));

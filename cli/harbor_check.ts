@@ -4,14 +4,15 @@ import { UsageError } from "../lib/base/errors.ts";
 import { findTasks, type Task } from "../lib/task/task.ts";
 import { taskSetNotes } from "../lib/task/task_set_notes.ts";
 import {
+  answeringRuntime,
   type Command,
   parseFlags,
   positiveInt,
   RUNTIME_HELP,
-  runtimeFlag,
   VERIFIER_MODE_HELP,
   verifierModeFlag,
 } from "./args.ts";
+import { rewardText, TaskProgress } from "./task_progress.ts";
 
 const usage = `Usage: pgs harbor check PATH [--workers N] [--json] [--verifier-mode M] [--runtime R]
 
@@ -28,11 +29,9 @@ ${VERIFIER_MODE_HELP}
 ${RUNTIME_HELP}
   -h, --help    this help`;
 
-const fmt = (r: number | null | undefined) => r === null || r === undefined ? "-" : String(Math.round(r * 1000) / 1000);
-
 function line(r: CheckResult): string {
   const mark = r.valid ? "ok  " : "FAIL";
-  const rewards = `oracle ${fmt(r.oracle?.reward)}  nop ${fmt(r.nop?.reward)}`;
+  const rewards = `oracle ${rewardText(r.oracle?.reward)}  nop ${rewardText(r.nop?.reward)}`;
   const mode = r.verifierMode ? `  [${r.verifierMode}]` : "";
   const hints = (r.hints ?? []).map((h) => `\n     hint: ${h}`).join("");
   return `${mark} ${r.name}  ${rewards}${mode}  ${r.seconds.toFixed(1)}s${r.error ? `  ${r.error}` : ""}${hints}`;
@@ -80,35 +79,20 @@ export const harborCheck: Command = {
     const workers = positiveInt("harbor check", "workers", values.workers as string | undefined, DEFAULT_CHECK_WORKERS);
     const verifierMode = verifierModeFlag("harbor check", values["verifier-mode"] as string | undefined);
     const dirs = await findTasks(positionals[0]);
-    const runtime = runtimeFlag("harbor check", values.runtime as string | undefined);
-    if (!await runtime.ping()) {
-      throw new UsageError(`harbor check: no ${runtime.kind} engine answers at ${runtime.engine}`);
-    }
-    const tty = Deno.stderr.isTerminal();
-    const enc = new TextEncoder();
-    let done = 0, bad = 0;
-    const progress = () => {
-      if (tty) Deno.stderr.writeSync(enc.encode(`\r\x1b[K[${done}/${dirs.length}] ${bad} invalid`));
-    };
-    progress();
+    const runtime = await answeringRuntime("harbor check", values.runtime as string | undefined);
+    const progress = new TaskProgress(dirs.length, "invalid", Boolean(values.json));
     const loaded: Task[] = [];
     const results = await checkTasks(dirs, {
       workers,
       runtime,
       verifierMode,
       onTask: (t) => loaded.push(t),
-      onResult: (r) => {
-        done++;
-        if (!r.valid) bad++;
-        if (tty) Deno.stderr.writeSync(enc.encode("\r\x1b[K"));
-        if (!values.json || tty) console.error(line(r));
-        progress();
-      },
+      onResult: (r) => progress.ended(!r.valid, line(r)),
     });
-    if (tty) Deno.stderr.writeSync(enc.encode("\r\x1b[K"));
+    progress.finish();
     taskSetNotes(loaded);
     if (values.json) console.log(JSON.stringify(results.map(json), null, 2));
-    else console.error(`${results.length - bad}/${results.length} tasks valid`);
-    return bad ? 1 : 0;
+    else console.error(`${results.length - progress.bad}/${results.length} tasks valid`);
+    return progress.bad ? 1 : 0;
   },
 };

@@ -3,6 +3,8 @@ import { UsageError } from "../lib/base/errors.ts";
 import { isPair } from "../lib/capture/harbor_command.ts";
 import { runHarbor } from "../lib/capture/run_harbor.ts";
 import { CaptureError, runLocal } from "../lib/capture/run_local.ts";
+import { harborWiring, localRecipe } from "../lib/capture/recipes.ts";
+import { defaultVersion, getProfile, profileNames } from "../lib/harness/registry.ts";
 import { parseScript, type Turn } from "../lib/script/script.ts";
 import { type Command, parseFlags, positiveInt } from "./args.ts";
 import { checkOutputFolder } from "./output_path.ts";
@@ -13,9 +15,9 @@ const usage =
 
 Starts the recording stub, runs the real agent once against it, and writes requests.jsonl, command.json and the
 harness's log into --out. By default through the Harbor CLI (uv run --with harbor==VERSION harbor run -p TASK -a AGENT
-...; log in harbor.log). With --local, runs an npm-installed harness (opencode, pi, qwen-code, codex, claude-code,
-gemini-cli) in a scratch copy of the task's environment/workdir with its own HOME, telemetry and updates off (log in
-harness.log).
+...; log in harbor.log). With --local, runs an npm-installed harness (a profile with a local capture recipe: pgs
+harness profiles --long names them; AGENT@VERSION picks a version's recipe) in a scratch copy of the task's
+environment/workdir with its own HOME, telemetry and updates off (log in harness.log).
 
 Options:
   --task DIR       the task directory (instruction.md, environment/workdir) (required)
@@ -94,9 +96,22 @@ export const harnessCapture: Command = {
     await checkTask(task);
     await checkOutputFolder("harness capture", "--out", out);
     const turns = await readScript(values.script!);
+    const registered = profileNames().map((full) => {
+      const profile = getProfile(full), isDefault = defaultVersion(profile.name) === profile.version;
+      return { full, isDefault, profile };
+    });
     try {
       if (values.local) {
-        const r = await runLocal({ agent, task, turns, out, model, bin: values.bin, timeoutMs });
+        const specs = registered.flatMap((r) => [
+          { spec: r.full, profile: r.profile },
+          ...(r.isDefault ? [{ spec: r.profile.name, profile: r.profile }] : []),
+        ]);
+        const found = localRecipe(agent, specs);
+        if (!found) {
+          const known = specs.filter((s) => s.profile.capture?.local && !s.spec.includes("@")).map((s) => s.spec);
+          throw new UsageError(`harness capture: --local supports ${known.join(", ")}; not ${JSON.stringify(agent)}`);
+        }
+        const r = await runLocal({ ...found, task, turns, out, model, bin: values.bin, timeoutMs });
         const how = r.timedOut ? "timed out" : `exited ${r.code}`;
         console.error(`pgs harness capture: ${agent} ${how}; recorded ${r.requests} requests to ${out}/requests.jsonl`);
         return r.code === 0 && !r.timedOut ? 0 : 1;
@@ -112,6 +127,7 @@ export const harnessCapture: Command = {
         ak,
         ae,
         timeoutMs,
+        wiring: harborWiring(agent, registered.filter((r) => r.isDefault).map((r) => r.profile)),
       });
       console.error(
         `pgs harness capture: harbor exited ${r.code}; recorded ${r.requests} requests to ${out}/requests.jsonl`,

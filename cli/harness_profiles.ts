@@ -1,4 +1,6 @@
 /** `pgs harness profiles [--json]` and `pgs harness show NAME[@VERSION] --task DIR [--json]`. */
+import { dialectGapWarning, withHarnessModel } from "../lib/harness/model_dialect.ts";
+import { withOverlay } from "../lib/harness/overlay.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { type ProfileSummary, summarizeProfiles } from "../lib/harness/describe.ts";
 import { ProfileEpisode } from "../lib/harness/episode.ts";
@@ -7,7 +9,7 @@ import { getProfile, resolveProfileName } from "../lib/harness/registry.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
-import { type Command, parseFlags, RUNTIME_HELP, runtimeFlag } from "./args.ts";
+import { type Command, parseFlags, readOverlays, RUNTIME_HELP, runtimeFlag } from "./args.ts";
 
 const profilesUsage = `Usage: pgs harness profiles [--long | --json] [--profiles-module PATH]
 
@@ -22,14 +24,18 @@ Options:
 ${RUNTIME_HELP}
   -h, --help                this help`;
 
-const showUsage = `Usage: pgs harness show NAME[@VERSION] --task DIR [--json] [--profiles-module PATH] [--runtime R]
+const showUsage = `Usage: pgs harness show NAME[@VERSION] --task DIR [--harness-model NAME] [--overlay FILE] [--json]
+                        [--profiles-module PATH] [--runtime R]
 
 Prints the first prompt (messages and tools) exactly as a model would receive it under the profile, for the task at
-DIR (starts the task's container to render it, then removes it).
+DIR (starts the task's container to render it, then removes it), and the harness's own generation settings.
 
 Options:
   --task DIR                the task (required)
-  --json                    {messages, tools} as JSON
+  --harness-model NAME      the model name the harness is configured with (its -m): the prompt, tools and settings
+                            it sends for that name (default: the name the profile was recorded with)
+  --overlay FILE            an overlay from pgs harness adopt: the recorded harness's own prompt, tools and settings
+  --json                    {profile, harness_model, overlay, messages, tools, generation} as JSON
   --profiles-module PATH    load a module of your own profiles first
   -h, --help                this help`;
 
@@ -80,7 +86,16 @@ export const harnessProfiles: Command = {
         console.log(`  edits match by ${p.edits.chain.join(" → ")} (variants: ${p.edits.variants.join(", ")})`);
       }
       console.log(`  emulates ${e.harness} ${e.version}${e.seedPin ? ` (seed pin ${e.seedPin})` : ""}`);
+      if (p.extends) {
+        console.log(`  extends ${p.name}@${p.extends.version}:`);
+        for (const c of p.extends.changes) console.log(`    - ${c}`);
+      }
       for (const s of e.sources) console.log(`    from ${s}`);
+      if (p.models) {
+        console.log(`  model dependence (recorded with ${p.models.recordedWith}): ${p.models.note}`);
+        for (const r of p.models.rules) console.log(`    ${r.name}: ${r.doc}`);
+        for (const u of p.models.unmodeled) console.log(`    not followed: ${u}`);
+      }
     }
     return 0;
   },
@@ -97,6 +112,8 @@ export const harnessShow: Command = {
       json: { type: "boolean" },
       "profiles-module": { type: "string" },
       runtime: { type: "string" },
+      "harness-model": { type: "string" },
+      overlay: { type: "string" },
     });
     if (values.help) return console.log(showUsage), 0;
     if (positionals.length !== 1) throw new UsageError("harness show: expected one NAME[@VERSION]");
@@ -112,15 +129,42 @@ export const harnessShow: Command = {
     const task = await loadTask(values.task);
     const box = await Sandbox.start(task, new ImageStore(runtime), { prepareVerifier: false });
     try {
-      const ep = new ProfileEpisode(getProfile(full), box);
+      const model = values["harness-model"] as string | undefined;
+      let profile = withHarnessModel(getProfile(full), model);
+      const overlays = await readOverlays("harness show", values.overlay ? [values.overlay as string] : []);
+      try {
+        profile = withOverlay(profile, overlays, model);
+      } catch (e) {
+        throw new UsageError(`harness show: ${(e as Error).message}`);
+      }
+      if (overlays.length && !profile.overlay) {
+        throw new UsageError(
+          `harness show: --overlay ${values.overlay} was adopted for ${overlays[0].overlay.profile}`,
+        );
+      }
+      const ep = new ProfileEpisode(profile, box);
       const messages = await ep.begin(task.instruction);
-      if (values.json) return console.log(JSON.stringify({ profile: full, messages, tools: ep.tools }, null, 2)), 0;
-      console.log(`# ${full} on ${task.name}\n`);
+      const harnessModel = profile.harnessModel ?? null, generation = profile.generation ?? null;
+      const gap = profile.overlay ? undefined : dialectGapWarning(profile);
+      if (gap) console.error(`pgs: warning: ${gap}`);
+      if (values.json) {
+        const overlay = profile.overlay ?? null;
+        const shown = { profile: full, harness_model: harnessModel, overlay, messages, tools: ep.tools, generation };
+        return console.log(JSON.stringify(shown, null, 2)), 0;
+      }
+      console.log(`# ${full} on ${task.name}${harnessModel ? ` (harness model ${harnessModel})` : ""}\n`);
       for (const m of messages) {
         const c = typeof m.content === "string" ? m.content : JSON.stringify(m.content, null, 2);
         console.log(`## ${m.role}\n${c}\n`);
       }
       console.log(`## tools\n${JSON.stringify(ep.tools, null, 2)}`);
+      if (generation) {
+        console.log(
+          `\n## generation (the harness's own settings, not sent to the policy)\n${
+            JSON.stringify(generation, null, 2)
+          }`,
+        );
+      }
       return 0;
     } finally {
       await box.remove();

@@ -6,12 +6,14 @@ import type { Command } from "./args.ts";
 import { installSignalCleanup } from "./signals.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 import { harborCheck } from "./harbor_check.ts";
+import { harborAudit } from "./harbor_audit.ts";
 import { harborRowsCommand } from "./harbor_rows.ts";
 import { harborExport } from "./harbor_export.ts";
 import { harnessProfiles, harnessShow } from "./harness_profiles.ts";
 import { harnessServe } from "./harness_serve.ts";
 import { harnessCapture } from "./harness_capture.ts";
 import { harnessDiff } from "./harness_diff.ts";
+import { harnessAdopt } from "./harness_adopt.ts";
 import { evalCommand } from "./eval.ts";
 import { envServe } from "./env_serve.ts";
 import { exportAtifCommand, exportSftCommand } from "./export.ts";
@@ -23,6 +25,7 @@ export const VERSION: string = denoJson.version;
 /** Every command, in help order. */
 export const COMMANDS: Command[] = [
   harborCheck,
+  harborAudit,
   harborRowsCommand,
   harborExport,
   harnessProfiles,
@@ -30,6 +33,7 @@ export const COMMANDS: Command[] = [
   harnessServe,
   harnessCapture,
   harnessDiff,
+  harnessAdopt,
   evalCommand,
   exportAtifCommand,
   exportSftCommand,

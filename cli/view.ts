@@ -24,7 +24,7 @@ reward, metrics and timings. Two episodes open side by side. The list shows each
 tokens and why it ended (a timeout, the turn limit, ...), and sorts by any column (click its header; the sort is in
 the URL like the filters). The folders are only read.
 
-Given two run folders (e.g. the same tasks under opencode@1.18.33 and opencode@1.18.33+exact-edit), the page
+Given two run folders (e.g. the same tasks under a profile and under its +exact-edit variant), the page
 compares them: every episode labelled A or B, the same task × profile × sample of both runs paired (one click
 opens the pair side by side), and the pass rates of A and B per task and profile.
 

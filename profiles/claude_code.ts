@@ -12,13 +12,15 @@
  * and the deferred-tool placeholder. Not emulated: the 25000-token Read cap and its `[Truncated: PARTIAL view …]`
  * note, the note after a command changes a file already read, and `run_in_background`.
  */
-import { CLAUDE_CODE_EDIT, isMarkdown, stripTrailingWhitespace } from "../lib/harness/tools/edit_match/claude_code.ts";
+import { CLAUDE_CODE_EDIT, isMarkdown, stripTrailingWhitespace } from "./claude_code/edit_match.ts";
 import type { HarnessProfile } from "../lib/harness/types.ts";
 import { approx } from "../lib/harness/provenance.ts";
 import { bash } from "./claude_code/bash.ts";
 import { editTool, readTool, writeTool } from "./claude_code/files.ts";
 import { BASH, EDIT, READ, WRITE } from "./claude_code/schemas.ts";
 import { inputError, toolUseError } from "./claude_code/validate.ts";
+import { CLAUDE_CODE_CAPTURE } from "./claude_code/capture.ts";
+import { CLAUDE_CODE_GENERATION, CLAUDE_CODE_MODELS } from "./claude_code/models.ts";
 
 /** A concise paraphrase of claude-code's system prompt (about 6900 characters, not reproduced). */
 export const CLAUDE_CODE_SYSTEM_PROMPT = `You are a Claude agent, built on Anthropic's Claude Agent SDK.
@@ -130,6 +132,9 @@ export function claudeCode(): HarnessProfile {
     chatTemplateKwargs: null,
     context: "claude-code compacts the conversation automatically near the model's context window (1M tokens " +
       "assumed for a model it does not know); recorded, not emulated.",
+    models: CLAUDE_CODE_MODELS,
+    generation: CLAUDE_CODE_GENERATION,
+    capture: CLAUDE_CODE_CAPTURE,
     emulates: {
       harness: "claude-code (@anthropic-ai/claude-code, `claude -p --dangerously-skip-permissions`)",
       version: "2.1.332",

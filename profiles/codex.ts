@@ -18,6 +18,8 @@ import { serdeParse } from "../lib/harness/lang/json_serde.ts";
 import { approx } from "../lib/harness/provenance.ts";
 import { EXEC_COMMAND, WRITE_STDIN } from "./codex/schemas.ts";
 import { execCommand, writeStdin } from "./codex/unified_exec.ts";
+import { CODEX_CAPTURE } from "./codex/capture.ts";
+import { CODEX_GENERATION, CODEX_MODELS } from "./codex/models.ts";
 
 /** A concise paraphrase of codex's ~17k-character base instructions (its text is not reproduced). */
 export const CODEX_SYSTEM_PROMPT =
@@ -102,6 +104,9 @@ export function codex(): HarnessProfile {
     chatTemplateKwargs: null,
     context: "codex compacts the history automatically near 95% of the model's context window (272000 tokens for " +
       "a model it does not know); recorded, not emulated.",
+    models: CODEX_MODELS,
+    generation: CODEX_GENERATION,
+    capture: CODEX_CAPTURE,
     emulates: {
       harness: "codex (@openai/codex, `codex exec`, a model codex does not know)",
       version: "0.171.0",

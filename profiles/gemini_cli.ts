@@ -2,7 +2,8 @@
  * gemini-cli@0.61.0 (`gemini --yolo --skip-trust -m MODEL -p`, headless): the file and shell tools of
  * @google/gemini-cli as recorded against pgs's Gemini-API stub (reduced to tests/golden/gemini-cli), with gemini's
  * Ajv argument errors, path policing, replace strategies (exact, flexible, regex, fuzzy), result wording, output cap,
- * command-substitution block and tool-call loop detection. Results are functionResponse objects; in chat form a tool
+ * command-substitution block, Build File Protection (write_file and replace refuse build configuration files headless)
+ * and tool-call loop detection. Results are functionResponse objects; in chat form a tool
  * message `{role, tool_call_id, name, content}` whose content is `{"output": ...}` or `{"error": ...}` as JSON. The
  * episode ends at a reply without a function call; that reply is the answer.
  *
@@ -16,7 +17,7 @@
  *
  * This file holds the prompts and the profile; the tools and their helpers live in `gemini_cli/`.
  */
-import { GEMINI_CLI_EDIT } from "../lib/harness/tools/edit_match/gemini_cli.ts";
+import { GEMINI_CLI_EDIT } from "./gemini_cli/edit_match.ts";
 import { approx } from "../lib/harness/provenance.ts";
 import type { HarnessProfile } from "../lib/harness/types.ts";
 import { shQuote, text as utf8 } from "../lib/runtime/channel.ts";
@@ -24,6 +25,7 @@ import { globTool } from "./gemini_cli/glob.ts";
 import { grepTool } from "./gemini_cli/grep.ts";
 import { checkLoop } from "./gemini_cli/loop.ts";
 import { lsTool } from "./gemini_cli/ls.ts";
+import { GEMINI_GENERATION, GEMINI_MODELS } from "./gemini_cli/models.ts";
 import { type GeminiEnv, projectTempDir } from "./gemini_cli/paths.ts";
 import { readFileTool } from "./gemini_cli/read_file.ts";
 import { replaceTool } from "./gemini_cli/replace.ts";
@@ -33,6 +35,7 @@ import { fail, respond } from "./gemini_cli/tool.ts";
 import { GEMINI_REGISTRY, unknownToolMessage } from "./gemini_cli/unknown_tool.ts";
 import { validateArgs } from "./gemini_cli/validate.ts";
 import { writeFileTool } from "./gemini_cli/write_file.ts";
+import { GEMINI_CLI_CAPTURE } from "./gemini_cli/capture.ts";
 
 /** A short paraphrase of gemini's ~30k-character system prompt (the Gemini-3 prompt; its text is not reproduced). */
 export const GEMINI_SYSTEM_PROMPT =
@@ -81,7 +84,7 @@ export function geminiCli(): HarnessProfile {
     validate: checkLoop,
     // Turn trims the called name (an empty one is `generic_tool`).
     alias: (name, names) => names.includes(name.trim()) ? name.trim() : undefined,
-    unknownTool: (name) => respond(fail(unknownToolMessage(name.trim() || "generic_tool"))),
+    unknownTool: (name, names) => respond(fail(unknownToolMessage(name.trim() || "generic_tool", names))),
     // approx.: a Gemini functionCall's args are always an object; arguments that are not one are taken as {}.
     badArguments: (name) => respond(fail(approx(validateArgs(PARAMS[name] ?? {}, {}) ?? "Invalid arguments"))),
     async start(s) {
@@ -113,6 +116,10 @@ export function geminiCli(): HarnessProfile {
       "keeping the last 30%, and budgets 50000 tokens of function responses in it (recorded, not emulated).",
     // replace's four strategies (exact, flexible, regex, fuzzy); `+exact-edit` keeps only the first.
     edits: { matcher: GEMINI_CLI_EDIT },
+    // The prompt, the tool descriptions, write_todos and the thinking settings follow `-m` (gemini_cli/models.ts).
+    models: GEMINI_MODELS,
+    generation: GEMINI_GENERATION,
+    capture: GEMINI_CLI_CAPTURE,
     emulates: {
       harness: "gemini-cli (@google/gemini-cli, `gemini --yolo --skip-trust -m MODEL -p`)",
       version: "0.61.0",
@@ -123,6 +130,7 @@ export function geminiCli(): HarnessProfile {
         "tests/golden/gemini-cli/loop_g5.json (the 5th identical call: gemini's loop feedback)",
         "npm:@google/gemini-cli@0.61.0:bundle/chunk-JDPZ4CE3.js (the core bundle, for branches no run triggered)",
         "npm:@google/gemini-cli@0.61.0:bundle/gemini-3HFX2LNT.js (the non-interactive loop)",
+        "tests/golden/gemini-cli/models.json (recorded with -m stub-model, gemini-3.1-pro-preview and gemini-2.5-pro)",
       ],
     },
   };

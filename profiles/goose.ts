@@ -16,6 +16,7 @@ import { editTool, writeTool } from "./goose/files.ts";
 import { EDIT_SCHEMA, SHELL_SCHEMA, TREE_SCHEMA, WRITE_SCHEMA } from "./goose/schemas.ts";
 import { shellTool } from "./goose/shell.ts";
 import { treeTool } from "./goose/tree.ts";
+import { GOOSE_MODELS } from "./goose/models.ts";
 
 /** A short paraphrase of goose's system prompt and the developer extension's instructions. */
 const SYSTEM_PROMPT = `You are goose, a general-purpose AI agent that works on the user's computer through tools.
@@ -110,6 +111,7 @@ export function goose(): HarnessProfile {
     execTimeout: 600,
     context: "goose summarises the conversation when the context nears the model's limit (its thresholds were not " +
       "read for this profile). Not emulated.",
+    models: GOOSE_MODELS,
     emulates: {
       harness: "goose (block/goose, developer platform extension)",
       version: "1.55.0",

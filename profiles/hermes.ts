@@ -12,7 +12,7 @@
  * stored copies are either older or already renamed the tool `process_manage`). Strings marked `approx.` or `approx()` in `hermes/` were seen in neither. The
  * system prompt is a short paraphrase, never hermes' text.
  */
-import { HERMES_EDIT } from "../lib/harness/tools/edit_match/hermes.ts";
+import { HERMES_EDIT } from "./hermes/edit_match.ts";
 import { approx } from "../lib/harness/provenance.ts";
 import type { HarnessProfile, ToolSpec } from "../lib/harness/types.ts";
 import { patchTool, readFileTool, writeFileTool } from "./hermes/files.ts";
@@ -28,6 +28,7 @@ import {
 import { processTool } from "./hermes/process.ts";
 import { searchFilesTool } from "./hermes/search.ts";
 import { MAX_FOREGROUND_TIMEOUT, terminalTool } from "./hermes/terminal.ts";
+import { HERMES_MODELS } from "./hermes/models.ts";
 
 /** A short paraphrase of hermes' agent identity and tool-use guidance. */
 const SYSTEM_PROMPT = `You are Hermes Agent, an AI assistant that completes tasks on a Linux machine through tools.
@@ -71,6 +72,7 @@ export function hermes(): HarnessProfile {
       "its read dedup afterwards. Not emulated.",
     // patch's nine fuzzy strategies after an exact miss; `+exact-edit` keeps only the first.
     edits: { matcher: HERMES_EDIT },
+    models: HERMES_MODELS,
     emulates: {
       harness: "hermes-agent (NousResearch/hermes-agent, hermes-cli toolsets terminal and file)",
       version: "main-e6899c8",

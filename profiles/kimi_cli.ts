@@ -25,6 +25,7 @@ import {
 import { globTool, grepTool } from "./kimi_cli/search.ts";
 import { shellTool } from "./kimi_cli/shell.ts";
 import { type Field, loads, validate } from "./kimi_cli/validate.ts";
+import { KIMI_CLI_MODELS } from "./kimi_cli/models.ts";
 
 /** A short paraphrase of kimi-cli's default agent prompt (approx.). */
 const SYSTEM_PROMPT = `You are Kimi CLI, an interactive coding agent running in the user's terminal.
@@ -143,6 +144,7 @@ export function kimiCli(): HarnessProfile {
     shell: { tool: "Shell", arg: "command" },
     execTimeout: 60,
     context: "kimi-cli compacts the context when it nears the model's limit (not emulated); max_steps_per_turn 1000.",
+    models: KIMI_CLI_MODELS,
     emulates: {
       harness: "kimi-cli (MoonshotAI/kimi-cli)",
       version: "1.49.0",

@@ -13,6 +13,7 @@ import type { Session } from "../lib/harness/types.ts";
 import { jinjaToJson, pyJsonLoads, pyLen, pySlice, pyType } from "../lib/harness/lang/python_text.ts";
 import { pyStrValue } from "../lib/harness/lang/python_values.ts";
 import { fnSchema, type HarnessProfile, type ParsedCall, type ToolSpec } from "../lib/harness/types.ts";
+import type { ModelDialects } from "../lib/harness/model_dialect.ts";
 
 /** The version emulated. */
 export const MINI_SWE_AGENT_VERSION = "2.4.6";
@@ -226,6 +227,18 @@ If you have completed your assignment, please consult the first message about ho
 submit your solution (you will not be able to continue working on this task after that).`;
 }
 
+/** mini-swe-agent 2.4.6's model dependence (both modes), read from its code: declared, not followed. */
+export const MINI_SWE_AGENT_MODELS: ModelDialects = {
+  recordedWith: "stub-model",
+  note: "prompts and the bash tool are fixed; Anthropic-like names put a cache-control marker on the last message",
+  rules: [],
+  unmodeled: [{
+    when: { regex: "anthropic|sonnet|opus|claude", flags: "i" },
+    what: "the last message's content (a cache_control marker)",
+    sources: ["SWE-agent/mini-swe-agent@a83fcae82d2a:src/minisweagent/models/__init__.py (set_cache_control)"],
+  }],
+};
+
 /**
  * `parse_toolcall_actions`' per-call checks, in its order: the first call with an error rejects the whole turn. A call
  * Python accepts but JSON.parse does not (NaN, Infinity) gets Python's value.
@@ -275,6 +288,7 @@ function base(): Omit<HarnessProfile, "name" | "system" | "user" | "tools" | "pr
     shell: { tool: "bash", arg: "command" },
     execTimeout: 30,
     context: "none: the whole history is sent every turn",
+    models: MINI_SWE_AGENT_MODELS,
     emulates: { harness: "mini-swe-agent", version: MINI_SWE_AGENT_VERSION, sources: SOURCES },
   };
 }

@@ -20,7 +20,7 @@
  *
  * This file is the profile (prompt, tool list, error hooks); the tools and their helpers live in `opencode/`.
  */
-import { OPENCODE_EDIT } from "../lib/harness/tools/edit_match/opencode.ts";
+import { OPENCODE_EDIT } from "./opencode/edit_match.ts";
 import { approx } from "../lib/harness/provenance.ts";
 import { write } from "../lib/harness/tools/ops.ts";
 import type { Session } from "../lib/harness/types.ts";
@@ -36,6 +36,8 @@ import { read } from "./opencode/read.ts";
 import { schema } from "./opencode/schemas.ts";
 import { toolId, truncateHead } from "./opencode/truncate.ts";
 import { writeTool } from "./opencode/write.ts";
+import { OPENCODE_CAPTURE } from "./opencode/capture.ts";
+import { OPENCODE_GENERATION, OPENCODE_MODELS } from "./opencode/models.ts";
 
 /** How `opencode run` passes its message: args with a space are wrapped in `"…"`, inner `"` escaped. */
 export function quoteArg(a: string): string {
@@ -141,6 +143,9 @@ export function opencode(): HarnessProfile {
     ],
     // edit's nine replacers after an exact miss; `+exact-edit` keeps only the first (simple).
     edits: { matcher: OPENCODE_EDIT },
+    models: OPENCODE_MODELS,
+    generation: OPENCODE_GENERATION,
+    capture: OPENCODE_CAPTURE,
     emulates: {
       harness: "opencode",
       version: "1.18.33",

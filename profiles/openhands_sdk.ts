@@ -25,6 +25,8 @@ import {
 import { fileEditorTool } from "./openhands_sdk/file_editor.ts";
 import { FILE_EDITOR_SCHEMA, FINISH_SCHEMA, TERMINAL_SCHEMA, THINK_SCHEMA } from "./openhands_sdk/schemas.ts";
 import { terminalTool } from "./openhands_sdk/terminal.ts";
+import { OPENHANDS_SDK_CAPTURE } from "./openhands_sdk/capture.ts";
+import { OPENHANDS_SDK_MODELS } from "./openhands_sdk/models.ts";
 
 /** A short paraphrase of OpenHands' system prompt (never its text). */
 const SYSTEM_PROMPT = `You are OpenHands agent, an AI assistant that solves tasks by running commands and editing files.
@@ -93,6 +95,8 @@ export function openhandsSdk(): HarnessProfile {
     execTimeout: 30,
     context: "OpenHands condenses only when a condenser is configured (none by default); max_iteration_per_run 500. " +
       "Not emulated.",
+    capture: OPENHANDS_SDK_CAPTURE,
+    models: OPENHANDS_SDK_MODELS,
     emulates: {
       harness: "OpenHands software-agent-sdk (openhands-sdk, openhands-tools)",
       version: "1.43.1",

@@ -11,7 +11,7 @@
  *
  * This file is the profile (prompt, tool list, hooks); the tools and their helpers live in `pi/`.
  */
-import { PI_EDIT } from "../lib/harness/tools/edit_match/pi.ts";
+import { PI_EDIT } from "./pi/edit_match.ts";
 import { approx } from "../lib/harness/provenance.ts";
 import type { HarnessProfile, ToolSpec } from "../lib/harness/types.ts";
 import { isObject, parseArguments, prepareEditArguments, validateArguments } from "./pi/args.ts";
@@ -21,6 +21,8 @@ import { readTool } from "./pi/read.ts";
 import { BASH_SCHEMA, EDIT_SCHEMA, READ_SCHEMA, WRITE_SCHEMA } from "./pi/schemas.ts";
 import { tool } from "./pi/tool.ts";
 import { writeTool } from "./pi/write.ts";
+import { PI_CAPTURE } from "./pi/capture.ts";
+import { PI_GENERATION, PI_MODELS } from "./pi/models.ts";
 
 /** A short paraphrase of pi's prompt (never its text), ending in pi's last two lines. */
 const SYSTEM_PROMPT = `You are a coding assistant working inside a terminal harness: you read files, run commands, \
@@ -82,6 +84,9 @@ export function pi(): HarnessProfile {
       "error. Not emulated.",
     // edit's exact match, then pi's whitespace- and quote-normalised one; `+exact-edit` keeps only the first.
     edits: { matcher: PI_EDIT },
+    models: PI_MODELS,
+    generation: PI_GENERATION,
+    capture: PI_CAPTURE,
     emulates: {
       harness: "pi (@mariozechner/pi-coding-agent)",
       version: "0.73.1",

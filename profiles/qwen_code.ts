@@ -30,6 +30,8 @@ import { REQUIRED } from "./qwen_code/schemas.ts";
 import { shellTool } from "./qwen_code/shell.ts";
 import { qwenUnknownTool, SKILLS } from "./qwen_code/unknown_tool.ts";
 import { writeFileTool } from "./qwen_code/write_file.ts";
+import { QWEN_CODE_CAPTURE } from "./qwen_code/capture.ts";
+import { QWEN_CODE_GENERATION, QWEN_CODE_MODELS } from "./qwen_code/models.ts";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Prompts
@@ -126,6 +128,9 @@ export function qwenCode(): HarnessProfile {
     context:
       "qwen-code compresses the history automatically at min(0.85 × window, window − summary reserve − 13000) tokens " +
       "and gives the tool results of one batch a shared 200000-character budget (recorded, not emulated).",
+    models: QWEN_CODE_MODELS,
+    generation: QWEN_CODE_GENERATION,
+    capture: QWEN_CODE_CAPTURE,
     emulates: {
       harness: "qwen-code (@qwen-code/qwen-code, `qwen --yolo -p`)",
       version: "0.24.4",

@@ -6,7 +6,7 @@
  * repeated reads, and the project's own AGENTS.md ranked above the task. A turn without an action block ends the
  * episode, and its text is the answer.
  */
-import { SMALL_AGENT_EDIT } from "../lib/harness/tools/edit_match/small_agent.ts";
+import { SMALL_AGENT_EDIT } from "./small_agent/edit_match.ts";
 import { fnSchema, type HarnessProfile } from "../lib/harness/types.ts";
 import { act } from "./small_agent/actions.ts";
 import { ACTIONS } from "./small_agent/parse.ts";

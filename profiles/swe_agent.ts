@@ -19,6 +19,7 @@ import { MAX_REQUERIES, MISSING_CALL } from "./swe_agent/messages.ts";
 import { parseArguments, validateTurn } from "./swe_agent/parse.ts";
 import { BASH_SCHEMA, EDITOR_SCHEMA, SUBMIT_SCHEMA } from "./swe_agent/schemas.ts";
 import { startRepo, submitTool } from "./swe_agent/submit.ts";
+import { SWE_AGENT_MODELS } from "./swe_agent/models.ts";
 
 /** A paraphrase of default.yaml's one-line system template (approx.). */
 const SYSTEM_PROMPT = "You are a helpful assistant that solves tasks by working on a computer.";
@@ -94,6 +95,7 @@ export function sweAgent(): HarnessProfile {
     chatTemplateKwargs: null,
     context: "No compaction: default.yaml's only history processor adds Anthropic cache_control markers to the last " +
       "2 messages. Observations over 100000 characters are clipped with a note.",
+    models: SWE_AGENT_MODELS,
     emulates: {
       harness: "SWE-agent",
       version: "main-3ea751c (1.1.0)",

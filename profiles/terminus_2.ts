@@ -19,6 +19,7 @@ import {
 import type { HarnessProfile } from "../lib/harness/types.ts";
 import { incrementalOutput, runBatch, startPane } from "./terminus_2/pane.ts";
 import { TERMINUS_JSON_PLAIN } from "./terminus_2/prompt.ts";
+import { TERMINUS_2_MODELS } from "./terminus_2/models.ts";
 
 /** The version read, and the one the seed asked for. */
 export const TERMINUS_2_VERSION = "harbor-0.22.0";
@@ -51,6 +52,7 @@ export function terminus2(): HarnessProfile {
     context:
       "terminus-2 summarises (summary, questions, answers sub-agents) when free tokens fall under 8,000 or on a " +
       "context error; recorded, not emulated",
+    models: TERMINUS_2_MODELS,
     emulates: {
       harness: "terminus-2",
       version: TERMINUS_2_VERSION,

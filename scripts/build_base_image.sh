@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the base image the examples and tests use (default pgs-base:1): bash, coreutils, python3, git, tmux, procps.
+# Builds the base image the examples and tests use (default pgs-base:1): bash, coreutils, python3 with pytest, git,
+# tmux, procps. An image present that was made from another package list (its pgs.base.packages label) is made again.
 # With a reachable registry it builds FROM debian:bookworm-slim; otherwise (this workplace) it debootstraps Debian
 # bookworm and imports the tree, which needs root and debootstrap. debootstrap uses its own default mirror unless
 # PGS_DEBIAN_MIRROR names one. For podman (--engine podman, or PGS_ENGINE=podman) it copies the image from the Docker
@@ -28,18 +29,25 @@ case "$engine" in
   *) echo "build_base_image.sh: --engine: unknown engine $engine (docker or podman)" >&2; exit 2 ;;
 esac
 command -v "$engine" >/dev/null || { echo "build_base_image.sh: the $engine CLI is not installed" >&2; exit 1; }
-packages="python3,tmux,git,ca-certificates,procps"
+packages="python3,python3-pytest,tmux,git,ca-certificates,procps"
 # Only a mirror the user names is passed on (debootstrap has its own default).
 mirror=()
 [ -n "${PGS_DEBIAN_MIRROR:-}" ] && mirror=("$PGS_DEBIAN_MIRROR")
 
+# The image says which packages it was made with (a label): one made from an older list is made again.
+label=pgs.base.packages
+packages_of() { timeout 20 "$1" image inspect -f "{{ index .Config.Labels \"$label\" }}" "$name" 2>/dev/null; }
 if [ "$force" = 0 ] && "$engine" image inspect "$name" >/dev/null 2>&1; then
-  echo "base image $name is present ($engine)"
-  exit 0
+  have=$(packages_of "$engine")
+  if [ "$have" = "$packages" ]; then
+    echo "base image $name is present ($engine)"
+    exit 0
+  fi
+  echo "base image $name was made with packages '${have:-unknown}', not '$packages': making it again ($engine)"
 fi
 
 # podman: the Docker engine's copy when it has one (bounded: a wedged engine must not hang CI).
-if [ "$force" = 0 ] && [ "$engine" = podman ] && command -v docker >/dev/null && timeout 20 docker image inspect "$name" >/dev/null 2>&1; then
+if [ "$force" = 0 ] && [ "$engine" = podman ] && command -v docker >/dev/null && [ "$(packages_of docker)" = "$packages" ]; then
   echo "copying $name from the Docker engine to podman"
   timeout 600 bash -o pipefail -c 'docker save "$1" | podman load -q' _ "$name" >/dev/null
   echo "loaded $name into podman"
@@ -52,6 +60,7 @@ if timeout 20 "$engine" pull -q "$base" >/dev/null 2>&1; then
   echo "building $name FROM $base ($engine)"
   "$engine" build -q -t "$name" - <<DOCKERFILE
 FROM $base
+LABEL $label="$packages"
 RUN apt-get update && apt-get install -y --no-install-recommends ${packages//,/ } && rm -rf /var/lib/apt/lists/*
 CMD ["bash"]
 DOCKERFILE
@@ -71,5 +80,5 @@ rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
 tar -C "$root" -c . | "$engine" import \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   --change 'ENV LANG=C.UTF-8' \
-  --change 'CMD ["bash"]' - "$name" >/dev/null
+  --change 'CMD ["bash"]' --change "LABEL $label=$packages" - "$name" >/dev/null
 echo "imported $name ($engine)"

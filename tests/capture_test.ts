@@ -3,8 +3,21 @@ import assert from "node:assert/strict";
 import { join, resolve } from "node:path";
 import { harborCommand, STUB_API_KEY } from "../lib/capture/harbor_command.ts";
 import { redact } from "../lib/capture/command_json.ts";
-import { LOCAL_RECIPES } from "../lib/capture/recipes.ts";
+import { harborWiring } from "../lib/capture/recipes.ts";
+import type { LocalRecipe } from "../lib/harness/capture_recipe.ts";
+import { defaultVersion, getProfile, profileNames } from "../lib/harness/registry.ts";
+import { registerBuiltins } from "../profiles/mod.ts";
 import { ciTest, TIER } from "./tier.ts";
+
+registerBuiltins();
+
+/** The local recipes the built-in profiles carry, by profile name. */
+const LOCAL_RECIPES: Record<string, LocalRecipe> = Object.fromEntries(
+  profileNames().map((n) => getProfile(n)).filter((p) => defaultVersion(p.name) === p.version && p.capture?.local)
+    .map((p) => [p.name, p.capture!.local!]),
+);
+/** The Harbor wiring the built-in profiles give a Harbor agent name. */
+const wiring = (agent: string) => harborWiring(agent, profileNames().map((n) => getProfile(n)));
 
 const ROOT = resolve(import.meta.dirname!, "..");
 const TASK = join(ROOT, "examples", "tasks", "count-error-lines");
@@ -67,21 +80,33 @@ Deno.test("harbor command: generic agents get OPENAI_BASE_URL/OPENAI_API_KEY and
   assert.deepEqual(c.agentKwargs, { max_turns: "5" });
 });
 
+Deno.test("local recipes: the six npm harnesses carry one, each at its profile's version", () => {
+  assert.deepEqual(Object.keys(LOCAL_RECIPES).sort(), [
+    "claude-code",
+    "codex",
+    "gemini-cli",
+    "opencode",
+    "pi",
+    "qwen-code",
+  ]);
+  for (const [name, r] of Object.entries(LOCAL_RECIPES)) assert.equal(r.version, getProfile(name).version, name);
+});
+
 Deno.test("harbor command: pi uses model_api=openai-completions", () => {
-  const c = harborCommand({ ...base, agent: "pi" });
+  const c = harborCommand({ ...base, agent: "pi", wiring: wiring("pi") });
   assert.equal(c.argv[c.argv.indexOf("-m") + 1], "openai/m1");
   assert.equal(c.agentKwargs.model_api, "openai-completions");
   assert.equal(c.agentEnv.OPENAI_BASE_URL, URL);
 });
 
 Deno.test("harbor command: OpenHands uses LLM_MODEL/LLM_BASE_URL/LLM_API_KEY", () => {
-  const c = harborCommand({ ...base, agent: "openhands" });
+  const c = harborCommand({ ...base, agent: "openhands", wiring: wiring("openhands") });
   assert.deepEqual(c.agentEnv, { LLM_MODEL: "openai/m1", LLM_BASE_URL: URL, LLM_API_KEY: STUB_API_KEY });
   assert.equal(c.argv[c.argv.indexOf("-m") + 1], "openai/m1");
 });
 
 Deno.test("harbor command: opencode gets an @ai-sdk/openai-compatible provider config", () => {
-  const c = harborCommand({ ...base, agent: "opencode" });
+  const c = harborCommand({ ...base, agent: "opencode", wiring: wiring("opencode") });
   assert.equal(c.argv[c.argv.indexOf("-m") + 1], "stub/m1");
   const cfg = JSON.parse(c.agentEnv.OPENCODE_CONFIG_CONTENT);
   assert.equal(cfg.provider.stub.npm, "@ai-sdk/openai-compatible");

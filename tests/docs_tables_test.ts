@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join, resolve } from "node:path";
 import { COMMANDS } from "../cli/mod.ts";
+import { BATTERY, HINTS } from "../lib/audit/battery.ts";
 import { ProfileRegistry } from "../lib/harness/registry.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 
@@ -115,4 +116,16 @@ Deno.test("docs: the helpers read a section, its code block and its table", () =
   assert.deepEqual(readmeCommands(md.replace("## A", "## CLI")), ["pgs x"]);
   assert.deepEqual(tableRows(a), [["`p@1`", "yes"]]);
   assert.throws(() => section(md, "## C"), /no heading/);
+});
+
+Deno.test("docs: the README's audit tables list the battery (name, description, fix) and every fix, in order", async () => {
+  const lines = section(await Deno.readTextFile(join(ROOT, "README.md")), "## Auditing a task set: `pgs harbor audit`");
+  const battery = tableRows(lines);
+  assert.deepEqual(
+    battery,
+    BATTERY.map((x) => [`\`${x.name}\``, x.description, x.hint]),
+    "README rows against lib/audit/battery.ts",
+  );
+  const afterFirst = lines.slice(lines.findIndex((l) => l.startsWith("|")) + battery.length + 2);
+  assert.deepEqual(tableRows(afterFirst).map(([k]) => k), Object.keys(HINTS), "one row per fix, in HINTS' order");
 });

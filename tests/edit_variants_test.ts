@@ -96,8 +96,13 @@ function turnFor(profile: HarnessProfile, tool: string, args: Record<string, unk
 }
 
 Deno.test("edit variants: every profile with a forgiving edit has a near-miss case here, and only those", () => {
-  const forgiving = profileNames().filter((n) => getProfile(n).edits);
+  // A derived version shares the version it extends' matcher: its base's case stands for it.
+  const forgiving = profileNames().filter((n) => getProfile(n).edits && !getProfile(n).extends);
   assert.deepEqual(forgiving.sort(), Object.keys(CASES).sort());
+  for (const n of profileNames().filter((n) => getProfile(n).extends && getProfile(n).edits)) {
+    const base = `${n.slice(0, n.lastIndexOf("@"))}@${getProfile(n).extends!.version}`;
+    assert.equal(getProfile(n).edits!.matcher, getProfile(base).edits!.matcher, n);
+  }
 });
 
 Deno.test("edit variants: +exact-edit is its own profile, keeps only the first strategy, and refuses exact profiles", () => {

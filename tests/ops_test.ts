@@ -122,7 +122,7 @@ dockerTest("ops: exec_ stateless and persistent (cd and exports carry over), sh 
 dockerTest(
   "ops: applyPatch in a container: verify, then write; codex's messages with the container's paths",
   async (docker) => {
-    const { applyPatch, patchSummaryText } = await import("../lib/harness/tools/apply_patch/apply.ts");
+    const { applyPatch, patchSummaryText } = await import("../profiles/codex/patch/apply.ts");
     await withBox(docker, async (box) => {
       const patch = [
         "*** Begin Patch",

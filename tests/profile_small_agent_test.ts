@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ProfileEpisode } from "../lib/harness/episode.ts";
 import { read } from "../lib/harness/tools/ops.ts";
-import { SMALL_AGENT_EDIT } from "../lib/harness/tools/edit_match/small_agent.ts";
+import { SMALL_AGENT_EDIT } from "../profiles/small_agent/edit_match.ts";
 import { smallAgent } from "../profiles/small_agent.ts";
 import { MAP_BUDGET, mapDir } from "../profiles/small_agent/map.ts";
 import { parseAction, parseSections } from "../profiles/small_agent/parse.ts";

@@ -36,7 +36,8 @@ Deno.test("provenance: every profile's sources are checkable citations", async (
   assert.ok(names.length > 0, "the built-in profiles are registered");
   for (const name of names) {
     const p = getProfile(name);
-    const sources = [...p.emulates.sources, ...(p.edits?.matcher.sources ?? [])];
+    const models = p.models ? [...p.models.rules, ...(p.models.unmodeled ?? [])].flatMap((r) => r.sources) : [];
+    const sources = [...p.emulates.sources, ...(p.edits?.matcher.sources ?? []), ...models];
     assert.ok(sources.length > 0, `${name} cites at least one source`);
     for (const entry of sources) {
       const r = parseSource(entry);

@@ -1,7 +1,7 @@
 /**
  * Every verifier mode on every registered runtime whose engine answers (`runtime_helpers.ts`): one agent leaves the
  * same state (its answer in the working directory, a file in /tmp, a process still running), and each mode's tests
- * see exactly what the mode promises. The modes' own cases and attacks: verifier_modes_test.ts, verifier_test.ts.
+ * see exactly what the mode promises (`shared-clean`: the process stopped, the rest as `shared`). The modes' own cases and attacks: verifier_modes_test.ts, verifier_test.ts.
  */
 import assert from "node:assert/strict";
 import { ImageStore } from "../lib/runtime/images.ts";
@@ -33,6 +33,7 @@ const SEEN: Record<VerifierMode, string> = {
   shared: "answer=42 outside=here alive=1 msg=done\n",
   snapshot: "answer=42 outside=here alive=0 msg=done\n",
   separate: "answer=42 outside=none alive=0 msg=done\n",
+  "shared-clean": "answer=42 outside=here alive=0 msg=done\n",
 };
 
 /** The task's files in `mode`: a separate verifier builds its image from tests/Dockerfile and gets the answer. */
@@ -55,12 +56,15 @@ async function episodeIn(runtime: Runtime, mode: VerifierMode): Promise<void> {
     const task = await loadTask(dir);
     const box = await Sandbox.start(task, new ImageStore(runtime), { verifierMode: mode });
     try {
+      await box.markAgentStart(); // as an episode does when the agent's turns begin
       for (const script of AGENT) assert.equal((await box.exec(script, { timeoutSec: 60 })).exitCode, 0);
       const v = await verify(box, "done");
       assert.equal(v.mode, mode);
       assert.equal(v.testOutput, SEEN[mode]);
       assert.equal(v.error, undefined);
       assert.equal(v.reward, 1);
+      // The agent's loop and (most of the time) its sleep.
+      if (mode === "shared-clean") assert.ok(v.metrics.agent_processes_stopped >= 1, JSON.stringify(v.metrics));
     } finally {
       await box.remove();
     }
@@ -70,6 +74,46 @@ async function episodeIn(runtime: Runtime, mode: VerifierMode): Promise<void> {
   }
 }
 
-for (const mode of ["isolated", "shared", "snapshot", "separate"] as const) {
+for (const mode of ["isolated", "shared", "snapshot", "separate", "shared-clean"] as const) {
   runtimeTest(`verifier mode ${mode}: the tests see what the mode promises`, (runtime) => episodeIn(runtime, mode));
 }
+
+/**
+ * `shared-clean` keeps what the image's entrypoint started however late it forked: here the entrypoint daemonizes its
+ * heartbeat 1.5 s in (after the agent's turns began, reparented to pid 1, so neither in the process table taken then
+ * nor a descendant of it), while the agent's own detached writer, in a session of its own, is stopped.
+ */
+async function lateEntrypointService(runtime: Runtime): Promise<void> {
+  const dir = await makeTask({
+    "task.toml": `[environment]\nworkdir = "/app"\n`,
+    "environment/Dockerfile": `FROM pgs-base:1\nWORKDIR /app\n` +
+      `ENTRYPOINT ["/bin/sh", "-c", "(sleep 1.5; (while :; do date +%s%N > /tmp/hb; sleep 0.1; done) &) & exec \\"$@\\"", "--"]\n` +
+      `CMD ["sleep", "infinity"]\n`,
+    "tests/test.sh": `#!/bin/bash\na=$(cat /tmp/hb); sleep 0.5; b=$(cat /tmp/hb)\n` +
+      `w=$(ps -eo args | grep -c '[p]gs-agent-bg')\necho "beating=$([ "$a" != "$b" ] && echo 1 || echo 0) agent=$w"\n` +
+      `echo 1 > /logs/verifier/reward.txt\n`,
+  });
+  const before = runtime.tracked().length;
+  try {
+    const box = await Sandbox.start(await loadTask(dir), new ImageStore(runtime), { verifierMode: "shared-clean" });
+    try {
+      await box.markAgentStart();
+      const agent = "setsid sh -c 'while :; do sleep 1; done # pgs-agent-bg' >/dev/null 2>&1 < /dev/null & sleep 2.5";
+      assert.equal((await box.exec(agent, { timeoutSec: 60 })).exitCode, 0);
+      const v = await verify(box, "done");
+      assert.equal(v.error, undefined);
+      assert.equal(v.testOutput, "beating=1 agent=0\n");
+      assert.ok(v.metrics.agent_processes_stopped >= 1, JSON.stringify(v.metrics));
+    } finally {
+      await box.remove();
+    }
+    assert.equal(runtime.tracked().length, before);
+  } finally {
+    await removeTask(dir);
+  }
+}
+
+runtimeTest(
+  "verifier mode shared-clean: an entrypoint service forked after the agent began keeps running",
+  (runtime) => lateEntrypointService(runtime),
+);

@@ -1,7 +1,7 @@
 /** The tmux pane op: keystrokes, deterministic waits, captures. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Tmux } from "../lib/harness/tools/tmux.ts";
+import { Tmux } from "../profiles/terminus_2/tmux.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";

@@ -1,4 +1,5 @@
 /** The Harbor CLI command that runs a real agent once against the stub (spec: "Recording a real harness"). */
+import type { StubWiring } from "../harness/capture_recipe.ts";
 
 /** What the Harbor command is built from. */
 export interface HarborCommandInput {
@@ -15,6 +16,8 @@ export interface HarborCommandInput {
   ak?: string[];
   /** Extra `--ae KEY=VALUE` agent environment, passed after the generated ones. */
   ae?: string[];
+  /** How the agent is pointed at the stub (its profile's `capture.harbor.wiring`; default `openaiWiring`). */
+  wiring?: (model: string, baseUrl: string, key: string) => StubWiring;
 }
 
 /** The argv (starting with `uv`) plus the agent environment it carries (also present as `--ae` in argv). */
@@ -29,42 +32,9 @@ export interface HarborCommand {
 /** The dummy API key the stub accepts; not a secret. */
 export const STUB_API_KEY = "pgs-stub";
 
-/** How each agent is pointed at the stub: model flag, agent kwargs and agent environment. */
-export function stubWiring(
-  agent: string,
-  model: string,
-  baseUrl: string,
-): { model: string; ak: Record<string, string>; ae: Record<string, string> } {
-  switch (agent) {
-    case "opencode": {
-      // A provider config through @ai-sdk/openai-compatible, passed as OPENCODE_CONFIG_CONTENT.
-      const config = {
-        model: `stub/${model}`,
-        provider: {
-          stub: {
-            npm: "@ai-sdk/openai-compatible",
-            options: { baseURL: baseUrl, apiKey: STUB_API_KEY },
-            models: { [model]: { tool_call: true } },
-          },
-        },
-      };
-      return { model: `stub/${model}`, ak: {}, ae: { OPENCODE_CONFIG_CONTENT: JSON.stringify(config) } };
-    }
-    case "pi":
-      return {
-        model: `openai/${model}`,
-        ak: { model_api: "openai-completions", base_url: baseUrl },
-        ae: { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: STUB_API_KEY },
-      };
-    case "openhands":
-      return {
-        model: `openai/${model}`,
-        ak: {},
-        ae: { LLM_MODEL: `openai/${model}`, LLM_BASE_URL: baseUrl, LLM_API_KEY: STUB_API_KEY },
-      };
-    default:
-      return { model: `openai/${model}`, ak: {}, ae: { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: STUB_API_KEY } };
-  }
+/** The default wiring: OPENAI_BASE_URL and OPENAI_API_KEY, `-m openai/MODEL` (what most Harbor agents read). */
+export function openaiWiring(model: string, baseUrl: string, key: string): StubWiring {
+  return { model: `openai/${model}`, ak: {}, ae: { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: key } };
 }
 
 function pairs(list: string[]): Record<string, string> {
@@ -78,7 +48,7 @@ function pairs(list: string[]): Record<string, string> {
 
 /** Builds `uv run --with harbor==VERSION harbor run -p TASK -a AGENT -m MODEL --ak ... --ae ...` (pure). */
 export function harborCommand(input: HarborCommandInput): HarborCommand {
-  const w = stubWiring(input.agent, input.model, input.baseUrl);
+  const w = (input.wiring ?? openaiWiring)(input.model, input.baseUrl, STUB_API_KEY);
   const ak = [...Object.entries(w.ak).map(([k, v]) => `${k}=${v}`), ...(input.ak ?? [])];
   const ae = [...Object.entries(w.ae).map(([k, v]) => `${k}=${v}`), ...(input.ae ?? [])];
   const argv = ["uv", "run", "--with", `harbor==${input.harbor}`, "harbor", "run"];

@@ -5,4 +5,4 @@
  */
 export { type LocalCaptureOptions, type LocalCaptureResult, runLocal } from "./run_local.ts";
 export { type HarborCaptureOptions, runHarbor } from "./run_harbor.ts";
-export { LOCAL_RECIPES } from "./recipes.ts";
+export { harborWiring, localRecipe } from "./recipes.ts";

@@ -1,4 +1,5 @@
 /** The Harbor capture (docs/spec-notes.md): the stub on the host, the real agent through `uv run ... harbor run`. */
+import type { StubWiring } from "../harness/capture_recipe.ts";
 import type { Turn } from "../script/script.ts";
 import { writeCommandJson } from "./command_json.ts";
 import { harborCommand } from "./harbor_command.ts";
@@ -19,6 +20,8 @@ export interface HarborCaptureOptions {
   ak: string[];
   ae: string[];
   timeoutMs: number;
+  /** How the agent is pointed at the stub (default: the OpenAI-style environment). */
+  wiring?: (model: string, baseUrl: string, key: string) => StubWiring;
 }
 
 /** Starts the stub, writes `command.json`, runs Harbor (log in `harbor.log`); a missing `uv` is a CaptureError. */

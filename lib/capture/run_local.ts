@@ -1,16 +1,19 @@
 /** The local capture: a harness installed from npm, run once in a scratch workdir with its own HOME against the stub. */
-import { UsageError } from "../base/errors.ts";
 import type { Turn } from "../script/script.ts";
 import { writeCommandJson } from "./command_json.ts";
 import { copyDir } from "./copy_dir.ts";
 import { findBinary } from "./find_bin.ts";
-import { LOCAL_RECIPES, missingBinaryMessage } from "./recipes.ts";
+import type { LocalRecipe } from "../harness/capture_recipe.ts";
+import { missingBinaryMessage } from "./recipes.ts";
 import { runProcess } from "./run_process.ts";
 import { startStub } from "../../stub/server.ts";
 
 /** What a local capture needs. */
 export interface LocalCaptureOptions {
+  /** The harness's name (its profile's). */
   agent: string;
+  /** How it is installed and run (its profile's `capture.local`). */
+  recipe: LocalRecipe;
   task: string;
   turns: Turn[];
   out: string;
@@ -33,12 +36,7 @@ export class CaptureError extends Error {
 
 /** Runs the capture; writes `requests.jsonl`, `command.json` and `harness.log` into `out`. */
 export async function runLocal(o: LocalCaptureOptions): Promise<LocalCaptureResult> {
-  const recipe = LOCAL_RECIPES[o.agent];
-  if (!recipe) {
-    throw new UsageError(
-      `harness capture: --local supports ${Object.keys(LOCAL_RECIPES).join(", ")}; not ${JSON.stringify(o.agent)}`,
-    );
-  }
+  const recipe = o.recipe;
   const bin = await findBinary(recipe.bin, o.bin);
   if (!bin) throw new CaptureError(missingBinaryMessage(o.agent, recipe, o.bin ?? `${recipe.bin} on PATH`));
   // Passed whole, trailing newline included, as Harbor's adapters pass instruction.md (what the profiles emulate).
@@ -80,6 +78,7 @@ export async function runLocal(o: LocalCaptureOptions): Promise<LocalCaptureResu
       mode: "local",
       agent: o.agent,
       package: `${recipe.pkg}@${recipe.version}`,
+      model: o.model,
       argv,
       env,
       cwd: work,

@@ -1,7 +1,9 @@
 /** Compares recorded requests with the profile's replayed requests, request by request. */
+import { installFolder } from "./adopt.ts";
 import { LEFT_OUT } from "./reduce.ts";
+import { harnessSettings } from "./settings.ts";
 import type { ChatMessage, ToolSchema } from "../harness/types.ts";
-import type { RecordedRequest } from "./load_recording.ts";
+import type { RecordedRequest, Recording } from "./load_recording.ts";
 import { contentShape, contentText, type NormalizeOptions, normalizeText } from "./normalize.ts";
 
 /** `same`, a difference, or a paraphrase (system prompt, long tool descriptions: reported, not counted). */
@@ -42,6 +44,8 @@ export interface ReplayResult {
 /** The whole comparison. */
 export interface ConformanceReport {
   profile: string;
+  /** The first recording, when two recordings were compared (`compareRecordings`; `profile` is then empty). */
+  baseline?: string;
   recording: string;
   requests: RequestResult[];
   end: Finding;
@@ -106,7 +110,7 @@ export function compareTools(recorded: ToolSchema[], actual: ToolSchema[], norm:
     const ed = normalizeText(e.function.description ?? "", norm),
       ad = normalizeText(a.function.description ?? "", norm);
     // A description a fixture left out (reduce.ts) was long upstream prose: a paraphrase, like any long one.
-    const long = Math.max(ed.length, ad.length) > LONG_DESCRIPTION || LEFT_OUT.test(ed);
+    const long = !norm.exact && (Math.max(ed.length, ad.length) > LONG_DESCRIPTION || LEFT_OUT.test(ed));
     out.push(text(`tool ${n}: description`, ed, ad, long));
   }
   return out;
@@ -121,7 +125,7 @@ function userMessage(eu: ChatMessage | undefined, au: ChatMessage | undefined, n
     // Part by part: the parts a profile paraphrases by design are reported, not counted.
     eu.content.forEach((p, k) => {
       const [e, a] = [normalizeText(contentText([p]), norm), normalizeText(contentText([au.content![k]]), norm)];
-      out.push(text(`user message: part ${k + 1} text`, e, a, para.has(k)));
+      out.push(text(`user message: part ${k + 1} text`, e, a, para.has(k) && !norm.exact));
     });
     return out;
   }
@@ -160,7 +164,7 @@ function firstMessages(expected: ChatMessage[], actual: ChatMessage[], norm: Nor
     const [e, a] = [eHead[i], aHead[i]];
     if (e.role !== a.role) break;
     const label = e.role === "system" ? (i === 0 ? "system prompt" : `system message ${i + 1}`) : `message ${i + 1}`;
-    const long = e.role === "system" || para.has(i);
+    const long = (e.role === "system" || para.has(i)) && !norm.exact;
     out.push(
       text(label, normalizeText(contentText(e.content), norm), normalizeText(contentText(a.content), norm), long),
     );
@@ -181,7 +185,7 @@ function afterUser(expected: ChatMessage[], actual: ChatMessage[], norm: Normali
     const [e, a] = [expected[i], actual[i]];
     if (e.role !== a.role) break;
     const [et, at] = [normalizeText(contentText(e.content), norm), normalizeText(contentText(a.content), norm)];
-    out.push(text(`after the user's turn: ${e.role} message ${i + 1}`, et, at, e.role === "system"));
+    out.push(text(`after the user's turn: ${e.role} message ${i + 1}`, et, at, e.role === "system" && !norm.exact));
   }
   return out;
 }
@@ -255,6 +259,12 @@ export function compareEnd(requests: number, r: ReplayResult): Finding {
     : { aspect, status: "diff", expected: `done after the answer to request ${requests - 1}`, actual: "still running" };
 }
 
+/** The profile's generation settings against the first request's own fields of the same names (its wire's). */
+export function compareGeneration(generation: Record<string, unknown>, first: RecordedRequest): Finding[] {
+  const body = first.wire ?? first;
+  return Object.entries(generation).map(([k, v]) => value(`generation: ${k}`, body[k], v));
+}
+
 /** Compares a whole recording with its replay. */
 export function compareRecording(
   profile: string,
@@ -265,12 +275,17 @@ export function compareRecording(
   omittedTools: string[] = [],
   paraphrasedParts: number[] = [],
   paraphrasedMessages: number[] = [],
+  generation?: Record<string, unknown>,
+  exact = false,
+  paths: [string, string][] = [],
 ): ConformanceReport {
   const norm: NormalizeOptions = {
     workdirs: [cwd ?? "", replay.workdir],
     omittedTools,
     paraphrasedParts,
     paraphrasedMessages,
+    exact,
+    paths,
   };
   const results: RequestResult[] = requests.map((req, k) =>
     compareRequest(
@@ -283,6 +298,7 @@ export function compareRecording(
       k ? { expected: requests[k - 1], actual: replay.snapshots[k - 1] } : undefined,
     )
   );
+  if (generation && results[0]) results[0].findings.push(...compareGeneration(generation, requests[0]));
   const end = compareEnd(requests.length, replay);
   const all = [...results.flatMap((r) => r.findings), end];
   return {
@@ -293,4 +309,56 @@ export function compareRecording(
     differences: all.filter((f) => f.status === "diff").length,
     paraphrases: all.filter((f) => f.status === "paraphrase").length,
   };
+}
+
+/**
+ * What differs between two captures of one harness on two machines or installs: the scratch HOME, the harness's
+ * install folder (its version is in the path), and the working directory as a file name (`-tmp-x-workdir`, qwen's
+ * project folder).
+ */
+function machinePaths(r: Recording): [string, string][] {
+  const out: [string, string][] = [];
+  if (r.env?.HOME) out.push([r.env.HOME, "{home}"]);
+  const install = r.argv?.[0] ? installFolder(r.argv[0]) : undefined;
+  if (install && install !== "/") out.push([install, "{install}"]);
+  if (r.cwd) out.push([r.cwd.replaceAll("/", "-"), "{workdir_name}"]);
+  return out;
+}
+
+/**
+ * Two recordings of a harness (two versions, or one version with two model names) made with the same script: what
+ * the second sends differently, request by request, every text compared exactly (system prompts and long descriptions
+ * included), then the settings beside messages and tools and the number of requests.
+ */
+export function compareRecordings(baseline: Recording, candidate: Recording): ConformanceReport {
+  const n = Math.min(baseline.requests.length, candidate.requests.length);
+  const replay: ReplayResult = {
+    snapshots: candidate.requests.slice(0, n).map((r) => ({ messages: r.messages, tools: r.tools ?? [] })),
+    workdir: candidate.cwd ?? "",
+  };
+  const report = compareRecording(
+    "",
+    candidate.dir,
+    baseline.requests.slice(0, n),
+    replay,
+    baseline.cwd,
+    [],
+    [],
+    [],
+    undefined,
+    true,
+    [baseline, candidate].flatMap(machinePaths),
+  );
+  if (n) {
+    const [b, c] = [harnessSettings(baseline.requests[0]), harnessSettings(candidate.requests[0])];
+    for (const k of new Set([...Object.keys(b), ...Object.keys(c)])) {
+      report.requests[0].findings.push(value(`settings: ${k}`, b[k], c[k]));
+    }
+  }
+  report.baseline = baseline.dir;
+  report.end = value("requests with tools", baseline.requests.length, candidate.requests.length);
+  const all = [...report.requests.flatMap((r) => r.findings), report.end];
+  report.differences = all.filter((f) => f.status === "diff").length;
+  report.paraphrases = all.filter((f) => f.status === "paraphrase").length;
+  return report;
 }

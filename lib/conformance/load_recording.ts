@@ -7,6 +7,8 @@ import { toChat } from "./wire_to_chat.ts";
 export interface RecordedRequest {
   messages: ChatMessage[];
   tools?: ToolSchema[];
+  /** The body as sent, when its wire is not chat completions (the settings beside messages and tools). */
+  wire?: Record<string, unknown>;
   [k: string]: unknown;
 }
 
@@ -19,6 +21,10 @@ export interface Recording {
   cwd?: string;
   /** `command.json`'s argv, when present. */
   argv?: string[];
+  /** The model name the harness was configured with (`command.json`'s `model`), when recorded. */
+  model?: string;
+  /** The harness's environment as command.json recorded it (secrets redacted), when present. */
+  env?: Record<string, string>;
   /** The final scripted turn (the one no request echoes), from script.json when present. */
   finalTurn?: AssistantTurn;
 }
@@ -34,7 +40,7 @@ export function parseRequests(text: string): RecordedRequest[] {
     const body = JSON.parse(line) as Record<string, unknown>;
     const chat = toChat(body);
     if (!chat || !Array.isArray(chat.tools)) continue;
-    out.push(chat.api === "chat" ? body as RecordedRequest : { ...chat, tools: chat.tools });
+    out.push(chat.api === "chat" ? body as RecordedRequest : { ...chat, tools: chat.tools, wire: body });
   }
   return out;
 }
@@ -100,13 +106,29 @@ async function readJson(path: string): Promise<unknown> {
 /** Loads `dir`: requests.jsonl (required), command.json and script.json (optional). */
 export async function loadRecording(dir: string): Promise<Recording> {
   const requests = parseRequests(await Deno.readTextFile(`${dir}/requests.jsonl`));
-  const command = await readJson(`${dir}/command.json`) as { argv?: string[]; cwd?: string } | undefined;
+  const command = await readJson(`${dir}/command.json`) as
+    | { argv?: string[]; cwd?: string; model?: string; env?: Record<string, string> }
+    | undefined;
   const script = await readJson(`${dir}/script.json`);
-  const rec: Recording = { dir, requests, argv: command?.argv, cwd: command?.cwd ?? cwdFromSystem(requests) };
+  const rec: Recording = {
+    dir,
+    requests,
+    argv: command?.argv,
+    cwd: command?.cwd ?? cwdFromSystem(requests),
+    // OPENAI_MODEL: harnesses configured through the OpenAI SDK's environment name their model there.
+    model: command?.model ?? modelFromArgv(command?.argv) ?? command?.env?.OPENAI_MODEL,
+    env: command?.env,
+  };
   if (Array.isArray(script) && script.length >= requests.length && requests.length > 0) {
     rec.finalTurn = turnFromScript(script[requests.length - 1] as ScriptEntry, requests.length - 1);
   }
   return rec;
+}
+
+/** The model a harness's argv names (`-m NAME`, `--model NAME`; a `provider/` prefix dropped), if any. */
+export function modelFromArgv(argv: string[] | undefined): string | undefined {
+  const i = argv?.findIndex((a) => a === "-m" || a === "--model") ?? -1;
+  return i >= 0 ? argv![i + 1]?.split("/").pop() : undefined;
 }
 
 /** The `--task` given in command.json's argv, if any. */

@@ -10,6 +10,10 @@ export interface NormalizeOptions {
   paraphrasedParts?: number[];
   /** Indices of the first request's messages before the user's turn that the profile paraphrases (default none). */
   paraphrasedMessages?: number[];
+  /** Compare every text exactly, system prompts and long descriptions too (two recordings; default false). */
+  exact?: boolean;
+  /** Other machine-specific text and its placeholder, e.g. a capture's HOME → `{home}` (replaced first; default none). */
+  paths?: [text: string, placeholder: string][];
 }
 
 const ID = /\b(?:call|toolu|fc|tool|functions?\.[A-Za-z_]+:?)[_-]?[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b/g;
@@ -39,6 +43,9 @@ const VOLATILE: [RegExp, string][] = [
 /** Replaces the workdirs (longest first) by `{workdir}`, ids by `{id}`, dates by `{date}`, volatile values too. */
 export function normalizeText(text: string, opts: NormalizeOptions): string {
   let out = text;
+  for (const [from, to] of [...opts.paths ?? []].sort((a, b) => b[0].length - a[0].length)) {
+    if (from.length > 1) out = out.split(from).join(to);
+  }
   const dirs = [...new Set(opts.workdirs.filter((d) => d && d !== "/"))].sort((a, b) => b.length - a.length);
   for (const d of dirs) {
     // A full stop after the path ends a sentence ("... is /workdir."), unless a name goes on after it.

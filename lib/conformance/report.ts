@@ -10,7 +10,8 @@ function line(f: Finding): string {
 
 /** Sections per request index with `same` / `DIFF` / `paraphrase` lines, then the end and a summary. */
 export function formatReport(r: ConformanceReport): string {
-  const out = [`conformance: profile ${r.profile} vs recording ${r.recording} (${r.requests.length} requests)`];
+  const left = r.baseline ? `recording ${r.baseline}` : `profile ${r.profile}`;
+  const out = [`conformance: ${left} vs recording ${r.recording} (${r.requests.length} requests)`];
   for (const req of r.requests) {
     const diffs = req.findings.filter((f) => f.status === "diff").length;
     out.push("", `request ${req.index}: ${diffs ? `${diffs} difference(s)` : "same"}`, ...req.findings.map(line));

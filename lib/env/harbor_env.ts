@@ -5,6 +5,9 @@
  */
 import { createHash } from "node:crypto";
 import { drawProfile } from "../harness/draw.ts";
+import { dialectGapWarning, withHarnessModel } from "../harness/model_dialect.ts";
+import { warnOnce } from "../base/warn.ts";
+import { type LoadedOverlay, readOverlay, withOverlay } from "../harness/overlay.ts";
 import { getProfile, NO_PROFILE_DIALECT, resolveProfileName } from "../harness/registry.ts";
 import type { ChatMessage } from "../harness/types.ts";
 import { ImageStore } from "../runtime/images.ts";
@@ -34,6 +37,14 @@ export interface HarborEnvOptions {
   profile?: string;
   /** A weighted mix, e.g. {opencode: 1, pi: 1}; one profile per group (default none). */
   profiles?: Record<string, number>;
+  /**
+   * The model name each harness is configured with (its `-m`): one name for every profile, or one per profile name
+   * (a weights key, `name@version` or the bare name); a row's `harness_model` wins (default: the name each profile was
+   * recorded with). Profiles whose harness changes what it sends with the name follow it (`withHarnessModel`).
+   */
+  harnessModel?: string | Record<string, string>;
+  /** Overlays (`pgs harness adopt`, read with `readOverlay`), each laid over its profile's episodes (default none). */
+  overlays?: LoadedOverlay[];
   /** Seed of the per-group profile draw (default 0). */
   profileSeed?: number | string;
   /** Per-profile chat-template kwargs, e.g. {opencode: {enable_thinking: true}} (default none). */
@@ -60,6 +71,10 @@ export interface EnvRow {
   messages?: ChatMessage[];
   /** A profile forced for this row instead of the group's draw. */
   harness_profile?: string;
+  /** The harness's model name for this row's episode (over HarborEnv's `harnessModel`). */
+  harness_model?: string;
+  /** An overlay file for this row's episode (over HarborEnv's `overlays`; read once per path). */
+  overlay?: string;
   /** Chat-template kwargs for this row (highest precedence). */
   chat_template_kwargs?: Record<string, unknown>;
   /** Turn limit for this row, over HarborEnv's `maxTurns`. */
@@ -78,6 +93,7 @@ export class HarborEnv implements EpisodeOwner {
   readonly #weights: Record<string, number>;
   /** Episodes started and not yet closed. */
   readonly #open = new Set<HarborEpisode>();
+  readonly #overlayFiles = new Map<string, Promise<LoadedOverlay>>();
   #closed = false;
 
   /** Validates the profile names now; throws when both `profile` and `profiles` are given. */
@@ -120,7 +136,11 @@ export class HarborEnv implements EpisodeOwner {
     if (this.#closed) throw new Error("HarborEnv: reset after close()");
     const key = this.pick(row, group);
     const full = resolveProfileName(key);
-    const profile = getProfile(full);
+    const model = row.harness_model ?? this.harnessModelFor(key, full);
+    const overlays = row.overlay ? [await this.#overlay(row.overlay)] : this.opts.overlays ?? [];
+    const profile = withOverlay(withHarnessModel(getProfile(full), model), overlays, model);
+    const gap = profile.overlay ? undefined : dialectGapWarning(profile);
+    if (gap) warnOnce(gap);
     if (profile.capabilities?.toolSubset && this.opts.tools) {
       const unknown = this.opts.tools.filter((t) => !profile.tools.some((x) => x.schema.function.name === t));
       if (unknown.length) throw new Error(`HarborEnv: tools: unknown ${unknown.join(", ")}`);
@@ -153,6 +173,24 @@ export class HarborEnv implements EpisodeOwner {
       throw new Error("HarborEnv: closed while the episode started");
     }
     return episode;
+  }
+
+  /** A row's overlay file, read once. */
+  #overlay(file: string): Promise<LoadedOverlay> {
+    let p = this.#overlayFiles.get(file);
+    if (!p) {
+      p = readOverlay(file);
+      p.catch(() => this.#overlayFiles.delete(file)); // a file fixed later is read again
+      this.#overlayFiles.set(file, p);
+    }
+    return p;
+  }
+
+  /** The harness model `harnessModel` gives a profile drawn by weights key `key` (`full`: its name@version). */
+  harnessModelFor(key: string, full: string): string | undefined {
+    const m = this.opts.harnessModel;
+    if (m === undefined || typeof m === "string") return m;
+    return m[key] ?? m[full] ?? m[full.split(/[@+]/)[0]];
   }
 
   /** The reward.json key that is the reward (`rewardKey`). */

@@ -4,6 +4,7 @@
  * whether it ended; finish → reward and metrics (containers removed); or close it. Episodes left idle past a
  * timeout are closed by a sweeper.
  */
+import { pickRow, rowProblem } from "./row_check.ts";
 import { type Context, Hono } from "npm:hono@4.13.19";
 import type { HttpApp } from "../base/http_app.ts";
 import { EngineDownError, InfraError, TaskError } from "../base/errors.ts";
@@ -74,39 +75,14 @@ class HttpError extends Error {
   }
 }
 
-const ROW_KEYS = ["task_dir", "messages", "harness_profile", "chat_template_kwargs", "max_turns"];
-
 function parseRow(body: Record<string, unknown>): EnvRow {
   const r = (body.row ?? body) as Record<string, unknown>;
   if (!r || typeof r !== "object" || Array.isArray(r)) {
     throw new HttpError(400, "invalid_request", "row must be an object");
   }
-  if (typeof r.task_dir !== "string" || !r.task_dir) {
-    throw new HttpError(
-      400,
-      "invalid_request",
-      "row.task_dir must be a non-empty string (a task directory on the server)",
-    );
-  }
-  if (r.messages !== undefined && !Array.isArray(r.messages)) {
-    throw new HttpError(400, "invalid_request", "row.messages must be a list");
-  }
-  if (r.harness_profile !== undefined) {
-    if (typeof r.harness_profile !== "string") {
-      throw new HttpError(400, "invalid_request", "row.harness_profile must be a string");
-    }
-    try {
-      resolveProfileName(r.harness_profile);
-    } catch (e) {
-      throw new HttpError(400, "invalid_request", `row.harness_profile: ${(e as Error).message}`);
-    }
-  }
-  if (r.max_turns !== undefined && !(Number.isInteger(r.max_turns) && (r.max_turns as number) > 0)) {
-    throw new HttpError(400, "invalid_request", "row.max_turns must be a positive integer");
-  }
-  const row: Record<string, unknown> = {};
-  for (const k of ROW_KEYS) if (r[k] !== undefined) row[k] = r[k];
-  return row as unknown as EnvRow;
+  const problem = rowProblem(r);
+  if (problem) throw new HttpError(400, "invalid_request", `row.${problem}`);
+  return pickRow(r);
 }
 
 function parseTurn(body: Record<string, unknown>): AssistantTurn {
@@ -261,6 +237,7 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       tools: ep.tools,
       chat_template_kwargs: ep.chatTemplateKwargs,
       harness_profile: ep.harnessProfile,
+      harness_model: ep.info.harness_model,
       profile_key: ep.profileKey,
       task: ep.task.name,
       container_id: ep.box.id,

@@ -122,9 +122,15 @@ export class HarborEpisode {
   }
 
   /** `info` for rollout dumps. */
-  get info(): { harness_profile: string; chat_template_kwargs: Record<string, unknown>; task: string } {
+  get info(): {
+    harness_profile: string;
+    harness_model: string | null;
+    chat_template_kwargs: Record<string, unknown>;
+    task: string;
+  } {
     return {
       harness_profile: this.harnessProfile,
+      harness_model: this.episode.profile.harnessModel ?? null,
       chat_template_kwargs: this.chatTemplateKwargs,
       task: this.task.name,
     };
@@ -180,6 +186,7 @@ export class HarborEpisode {
     const next = steps[++this.#step];
     try {
       await startStep(this.box, next);
+      await this.box.markAgentStart();
     } catch (e) {
       if (!(e instanceof InfraError) || (e.stage !== "setup" && e.stage !== "healthcheck")) throw e;
       this.#stepsOver = true;

@@ -140,8 +140,14 @@ function verdict(task: Task, oracle: CheckOutcome, nop: CheckOutcome): string | 
   if ((nop.reward ?? 0) >= 1) return `nop scored ${nop.reward}: doing nothing passes, a free reward`;
 }
 
-/** The verdict on a loaded task from its two episodes. */
-function taskResult(dir: string, task: Task, verifierMode: VerifierMode, o: Trajectory, n: Trajectory): CheckResult {
+/** The verdict on a loaded task from its oracle and nop episodes (`harbor check`'s, and the audit's per mode). */
+export function checkVerdict(
+  dir: string,
+  task: Task,
+  verifierMode: VerifierMode,
+  o: Trajectory,
+  n: Trajectory,
+): CheckResult {
   const oracle = outcome("oracle", o), nop = outcome("nop", n);
   const error = verdict(task, oracle, nop);
   const started = Math.min(Date.parse(o.started_at), Date.parse(n.started_at));
@@ -242,7 +248,7 @@ export async function checkTasks(dirs: string[], opts: CheckOptions = {}): Promi
       got[agent] = t;
       if (!got.oracle || !got.nop) return;
       const { i, task, verifierMode } = loaded[at];
-      results[i] = taskResult(dirs[i], task, verifierMode, got.oracle, got.nop);
+      results[i] = checkVerdict(dirs[i], task, verifierMode, got.oracle, got.nop);
       opts.onResult?.(results[i]);
     },
   });

@@ -79,6 +79,13 @@ export interface EvalConfig {
   profiles?: Record<string, number>;
   /** One profile (exclusive with `profiles`). */
   profile?: string;
+  /**
+   * The model name each emulated harness is configured with (its `-m`), one for all or one per profile name; a row's
+   * `harness_model` wins (default: each profile's recorded name).
+   */
+  harnessModel?: string | Record<string, string>;
+  /** Overlay files (`pgs harness adopt`), each laid over its profile's episodes (default none). */
+  overlays: string[];
   /** Run every profile of `profiles` on every task, k samples each, instead of drawing one per task (default false). */
   cross: boolean;
   /** Samples per task (default `DEFAULT_K`). */
@@ -136,6 +143,8 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
   const apiKeyEnv = g.string("apiKeyEnv");
   const profiles = g.weights("profiles");
   const profile = g.string("profile");
+  const harnessModel = g.nameOrNames("harnessModel");
+  const overlays = g.stringList("overlay");
   const cross = g.bool("cross");
   const k = g.atLeastOne("k", true);
   const sampling = {
@@ -226,6 +235,8 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
     model,
     profiles,
     profile,
+    harnessModel,
+    overlays: overlays ?? [],
     cross: cross ?? false,
     workdirDiff: workdirDiff ?? true,
     k: k ?? DEFAULT_K,

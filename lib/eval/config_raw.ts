@@ -21,6 +21,8 @@ export const FIELDS = [
   "apiKeyEnv",
   "profiles",
   "profile",
+  "harnessModel",
+  "overlay",
   "cross",
   "k",
   "temperature",
@@ -187,6 +189,22 @@ export class Given {
       out[k] = v;
     }
     return out;
+  }
+
+  /** A list of non-empty strings (a flag given several times, or a YAML string or list). */
+  stringList(field: Field): string[] | undefined {
+    const g = this.#values.get(field);
+    if (!g) return undefined;
+    const list = Array.isArray(g.value) ? g.value : [g.value];
+    if (!list.every((v) => typeof v === "string" && v !== "")) {
+      throw new UsageError(`${g.where} must be a file or a list of files`);
+    }
+    return list as string[];
+  }
+
+  /** A name, or an object of names by key (a harness model for every profile, or one per profile). */
+  nameOrNames(field: Field): string | Record<string, string> | undefined {
+    return typeof this.#values.get(field)?.value === "string" ? this.string(field) : this.strings(field);
   }
 
   hosts(field: Field): DockerHostOptions[] | undefined {

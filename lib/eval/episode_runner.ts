@@ -127,6 +127,10 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
   }
   base.task = ep.task.name;
   base.tools = ep.tools;
+  const dialect = ep.episode.profile;
+  if (dialect.harnessModel !== undefined) base.harness_model = dialect.harnessModel;
+  if (dialect.generation) base.generation = dialect.generation;
+  if (dialect.overlay) base.overlay = dialect.overlay;
   base.chat_template_kwargs = ep.chatTemplateKwargs;
   // The working directory's start state is read in the background, while the policy answers the first turn.
   const workdir = opts.workdirDiff ? recordWorkdir(ep.box) : undefined;

@@ -3,6 +3,7 @@
  * `summary.json`, `report.html` and `viewer.html` (written at the end, and on Ctrl-C for what finished). A re-run
  * with the same folder skips finished episodes (and retries infrastructure errors) unless `redo`.
  */
+import { type LoadedOverlay, readOverlay } from "../harness/overlay.ts";
 import { join, resolve } from "node:path";
 import { createRuntime } from "../runtime/registry.ts";
 import { EngineDownError, InfraError, UsageError } from "../base/errors.ts";
@@ -33,7 +34,7 @@ import { checkScript, profilesDrawn, readScriptFile } from "./script_check.ts";
  * The settings that change what an episode is, as run.json records them (null when unset); a folder holding other
  * values is not resumed.
  */
-function fingerprint(cfg: EvalConfig): Record<string, unknown> {
+function fingerprint(cfg: EvalConfig, overlays: LoadedOverlay[]): Record<string, unknown> {
   const ep = cfg.policy.kind === "endpoint" ? cfg.policy : undefined;
   return {
     tasks: resolve(cfg.tasks),
@@ -42,6 +43,9 @@ function fingerprint(cfg: EvalConfig): Record<string, unknown> {
     model: cfg.model ?? null,
     profiles: cfg.profiles ?? null,
     profile: cfg.profile ?? null,
+    // Absent when not given, so older runs resume.
+    ...(cfg.harnessModel ? { harnessModel: cfg.harnessModel } : {}),
+    ...(overlays.length ? { overlays: overlays.map((o) => o.ref) } : {}),
     // Absent (not false) when not crossed, so older runs resume.
     ...(cfg.cross ? { cross: true } : {}),
     temperature: ep?.sampling.temperature ?? null,
@@ -148,6 +152,14 @@ function writeAtomic(path: string, text: string): void {
 /** Runs (or resumes) an eval into `cfg.out`. */
 export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<EvalResult> {
   if (cfg.profilesModule) await loadProfilesModule(cfg.profilesModule);
+  const overlays: LoadedOverlay[] = [];
+  for (const file of cfg.overlays) {
+    try {
+      overlays.push(await readOverlay(file));
+    } catch (e) {
+      throw new UsageError(`--overlay: ${(e as Error).message}`);
+    }
+  }
   for (
     const p of [cfg.profile, ...Object.keys(cfg.profiles ?? {}), ...Object.keys(cfg.profileChatTemplateKwargs ?? {})]
   ) {
@@ -205,7 +217,7 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
   if (cfg.redo) {
     for (const p of Object.values(paths)) await Deno.remove(p).catch(() => {});
   }
-  const settings = fingerprint(cfg);
+  const settings = fingerprint(cfg, overlays);
   let startedAt: string | undefined;
   try {
     const prevRun: unknown = JSON.parse(await Deno.readTextFile(paths.run));
@@ -272,6 +284,8 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
       profile: cfg.profile,
       profiles: cfg.profiles,
       profileSeed: cfg.seed,
+      harnessModel: cfg.harnessModel,
+      overlays,
       chatTemplateKwargs: cfg.chatTemplateKwargs,
       profileChatKwargs: cfg.profileChatTemplateKwargs,
       maxOutput: cfg.maxOutput,

@@ -3,9 +3,7 @@ import { dirname, resolve } from "node:path";
 import { UsageError } from "../base/errors.ts";
 import type { EnvRow } from "../env/harbor_env.ts";
 import { findTasks } from "../task/task.ts";
-import { resolveProfileName } from "../harness/registry.ts";
-
-const ROW_KEYS = new Set(["task_dir", "messages", "harness_profile", "chat_template_kwargs", "max_turns"]);
+import { pickRow, rowProblem } from "../env/row_check.ts";
 
 /** Parses a rows JSONL; relative `task_dir`s are taken from the file's folder. Errors name the file and line. */
 export function parseRows(text: string, file: string): EnvRow[] {
@@ -20,25 +18,9 @@ export function parseRows(text: string, file: string): EnvRow[] {
       throw new UsageError(`${where}: not JSON (${(e as Error).message})`);
     }
     if (!o || typeof o !== "object" || Array.isArray(o)) throw new UsageError(`${where}: expected a JSON object`);
-    if (typeof o.task_dir !== "string" || !o.task_dir) throw new UsageError(`${where}: task_dir must be a string`);
-    if (o.messages !== undefined && !Array.isArray(o.messages)) {
-      throw new UsageError(`${where}: messages must be a list`);
-    }
-    if (o.harness_profile !== undefined) {
-      if (typeof o.harness_profile !== "string") throw new UsageError(`${where}: harness_profile must be a string`);
-      try {
-        resolveProfileName(o.harness_profile);
-      } catch (e) {
-        throw new UsageError(`${where}: harness_profile: ${(e as Error).message}`);
-      }
-    }
-    if (o.max_turns !== undefined && !(Number.isInteger(o.max_turns) && (o.max_turns as number) > 0)) {
-      throw new UsageError(`${where}: max_turns must be a positive integer`);
-    }
-    const row: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o)) if (ROW_KEYS.has(k)) row[k] = v;
-    row.task_dir = resolve(dirname(file), o.task_dir);
-    rows.push(row as unknown as EnvRow);
+    const problem = rowProblem(o);
+    if (problem) throw new UsageError(`${where}: ${problem}`);
+    rows.push({ ...pickRow(o), task_dir: resolve(dirname(file), o.task_dir as string) });
   });
   if (!rows.length) throw new UsageError(`${file}: no rows`);
   return rows;

@@ -3,6 +3,7 @@
  * stub's turns.json, no server), the oracle (solve.sh through the profile's own tools), Harbor's oracle and the nop
  * (`harbor check`'s two), or a function.
  */
+import { protocolDef } from "../harness/protocols/registry.ts";
 import { dirname } from "node:path";
 import { ContainerDeadError, InfraError } from "../base/errors.ts";
 import type { HarborEpisode } from "../env/harbor_env.ts";
@@ -171,22 +172,18 @@ export function oraclePolicy(): Policy {
  * tool-call id.
  */
 export function stopTurn(profile: HarnessProfile, answer: string, turn: number): AssistantTurn {
-  const p = profile.protocol, stop = profile.stop;
+  const stop = profile.stop;
   if (stop.kind === "no_call") return { content: answer, finish_reason: "stop" };
   if (stop.kind === "flag") {
-    const complete = { analysis: "Done.", plan: "End the task.", commands: [], task_complete: true };
-    return { content: JSON.stringify(complete, null, 2) };
+    const def = protocolDef(profile.protocol);
+    if (!def.flagTurn) throw new PolicyError(`${profile.name}: protocol ${profile.protocol.kind} has no flag`, "infra");
+    return def.flagTurn(profile.protocol);
   }
   const call = (tool: string, args: Record<string, string>, content = ""): AssistantTurn => {
-    if (p.kind === "native") {
-      const id = `call_${turn}_0`;
-      const fn = { name: tool, arguments: JSON.stringify(args) };
-      return { content, finish_reason: "tool_calls", tool_calls: [{ id, type: "function", function: fn }] };
-    }
-    if (p.kind === "fenced" && args[p.arg] !== undefined) {
-      return { content: `${content}\n\n\`\`\`${p.lang}\n${args[p.arg]}\n\`\`\``.trimStart() };
-    }
-    throw new PolicyError(`${profile.name}: no turn ends its episode (${stop.kind} under ${p.kind})`, "infra");
+    const t = toolTurn(profile, tool, args, turn, content);
+    if (t) return t;
+    const why = `no turn ends its episode (${stop.kind} under ${profile.protocol.kind})`;
+    throw new PolicyError(`${profile.name}: ${why}`, "infra");
   };
   switch (stop.kind) {
     case "submit":
@@ -201,6 +198,20 @@ export function stopTurn(profile: HarnessProfile, answer: string, turn: number):
       });
     }
   }
+}
+
+/**
+ * One call of `tool` with `args` as `profile` writes it: a native tool call (id from `turn`, 0-based), or under a
+ * fenced text protocol the block carrying its command argument; undefined where the protocol cannot say it.
+ */
+export function toolTurn(
+  profile: HarnessProfile,
+  tool: string,
+  args: Record<string, string>,
+  turn: number,
+  content = "",
+): AssistantTurn | undefined {
+  return protocolDef(profile.protocol).encode(profile.protocol, tool, args, `call_${turn}_0`, content);
 }
 
 /**

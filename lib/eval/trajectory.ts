@@ -1,3 +1,4 @@
+import type { OverlayRef } from "../harness/overlay.ts";
 import type { VerifierMode } from "../task/verifier_mode.ts";
 /**
  * The trajectory record (`trajectories.jsonl`, one JSON object per finished episode) and its append-only file:
@@ -43,6 +44,12 @@ export interface Trajectory {
   profile: string;
   /** The weights key the profile was drawn by. */
   profile_key: string;
+  /** The model name the emulated harness was configured with (its `-m`), which its dialect follows; absent before. */
+  harness_model?: string;
+  /** What the harness sends beside messages and tools, in its wire's names (e.g. gemini's generationConfig). */
+  generation?: Record<string, unknown>;
+  /** The overlay laid over the profile (`--overlay`): its file and hash. */
+  overlay?: OverlayRef;
   /** The policy's name (endpoint URL, script, oracle). */
   policy: string;
   /** The model name, when known. */

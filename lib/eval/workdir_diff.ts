@@ -9,6 +9,7 @@ import { structuredPatch } from "npm:diff@9.0.0";
 import { readTar, type TarMember } from "../base/tar_read.ts";
 import type { Box } from "../runtime/runtime.ts";
 import type { Sandbox } from "../runtime/sandbox.ts";
+import { inAgentState } from "../task/verifier_mode.ts";
 import type { WorkdirDiff, WorkdirFileChange } from "./trajectory.ts";
 
 /** The patch is cut at this many bytes (the file list stays whole). */
@@ -265,7 +266,7 @@ export function recordWorkdir(box: Sandbox): WorkdirRecording {
         }
         return diffTrees(a, b);
       }, (e) => ({ patch: "", files: [], note: `not recorded: ${(e as Error).message}` }));
-      if (box.verifierMode === "shared" || box.verifierMode === "snapshot") await finish.catch(() => {});
+      if (inAgentState(box.verifierMode)) await finish.catch(() => {});
       return { diff };
     },
   };

@@ -18,8 +18,7 @@
 import { join } from "node:path";
 import type { Trajectory } from "../eval/trajectory.ts";
 import { getProfile } from "../harness/registry.ts";
-import { parseTerminusJson, terminusFeedback } from "../harness/protocols/terminus_json.ts";
-import { parseTextTurn } from "../harness/protocols/text_protocols.ts";
+import { protocolDef } from "../harness/protocols/registry.ts";
 import type { ChatMessage, Protocol, TextPart } from "../harness/types.ts";
 import {
   ATIF_SCHEMA_VERSION,
@@ -91,34 +90,6 @@ function callArguments(raw: string): { args: Record<string, unknown>; extra?: Re
   return { args: {}, extra: { raw_arguments: raw } };
 }
 
-/** The calls a text-protocol turn made, and whether the next user message is their observation. */
-function textCalls(p: Protocol, text: string, turn: number): { calls: AtifToolCall[]; answered: boolean } {
-  const id = (i: number | string) => `call_${turn}_${i}`;
-  if (p.kind === "fenced") {
-    const parsed = parseTextTurn(p, text);
-    if ("error" in parsed || parsed.calls.length === 0) return { calls: [], answered: false };
-    return {
-      calls: parsed.calls.map((c, i) => ({ tool_call_id: id(i + 1), function_name: c.name, arguments: c.args ?? {} })),
-      answered: true,
-    };
-  }
-  if (p.kind === "terminus_json") {
-    const parsed = parseTerminusJson(text);
-    // The engine tests the feedback text, as Harbor does: an error runs nothing and is answered by a format error.
-    if (terminusFeedback(parsed).includes("ERROR:")) return { calls: [], answered: false };
-    const calls: AtifToolCall[] = parsed.commands.map((c, i) => ({
-      tool_call_id: id(i + 1),
-      function_name: "bash_command",
-      arguments: { keystrokes: c.keystrokes, duration: c.duration },
-    }));
-    if (parsed.taskComplete) {
-      calls.push({ tool_call_id: id("task_complete"), function_name: "mark_task_complete", arguments: {} });
-    }
-    return { calls, answered: true };
-  }
-  return { calls: [], answered: false };
-}
-
 /**
  * One agent turn's metrics from the rollout details: the token counts and, with `ids`, the token ids and logprobs
  * (none when unrecorded).
@@ -160,7 +131,8 @@ export function toAtif(t: Trajectory, opts: AtifOptions = {}): AtifTrajectory {
       const pending = new Map<string, string[]>();
       let calls: AtifToolCall[] = [];
       awaiting = undefined;
-      if (protocol.kind === "native" || m.tool_calls?.length) {
+      const def = protocolDef(protocol);
+      if (def.native || m.tool_calls?.length) {
         const used = new Set<string>();
         calls = (m.tool_calls ?? []).map((c, i) => {
           const { args, extra } = callArguments(c.function?.arguments ?? "");
@@ -178,11 +150,9 @@ export function toAtif(t: Trajectory, opts: AtifOptions = {}): AtifTrajectory {
           };
         });
       } else {
-        const read = textCalls(protocol, typeof m.content === "string" ? m.content : "", turn);
+        const read = def.atifCalls(protocol, typeof m.content === "string" ? m.content : "", turn);
         calls = read.calls;
-        if (read.answered) {
-          awaiting = { callId: protocol.kind === "fenced" && calls.length === 1 ? calls[0].tool_call_id : null };
-        }
+        if (read.answers !== undefined) awaiting = { callId: read.answers };
       }
       if (calls.length) step.tool_calls = calls;
       const metrics = turnMetrics(t, turn, opts.tokenIds ?? false);

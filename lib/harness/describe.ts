@@ -1,5 +1,6 @@
 /** Plain descriptions of profiles for `pgs harness profiles` and `show`. */
 import { defaultVersion, getProfile, profileNames } from "./registry.ts";
+import { protocolDef } from "./protocols/registry.ts";
 import { chainFor } from "./tools/edit_match/types.ts";
 import type { AnswerRule, HarnessProfile, Protocol, StopRule } from "./types.ts";
 import { VARIANTS } from "./variants.ts";
@@ -24,11 +25,21 @@ export interface ProfileSummary {
   edits?: { chain: readonly string[]; variants: string[]; sources: readonly string[] };
   /** What it emulates and its sources. */
   emulates: HarnessProfile["emulates"];
+  /** The version it was derived from and what changed (absent: written whole). */
+  extends?: { version: string; changes: string[] };
+  /** How its requests follow the harness's model name: the name recorded, the note and each rule (absent: they do not). */
+  models?: {
+    recordedWith: string;
+    note: string;
+    rules: { name: string; doc: string; sources: string[] }[];
+    /** What the harness changes for some names that the profile does not follow. */
+    unmodeled: string[];
+  };
 }
 
 /** The protocol in words. */
 export function describeProtocol(p: Protocol): string {
-  return p.kind === "fenced" ? `fenced \`\`\`${p.lang} block` : p.kind;
+  return protocolDef(p).describe(p);
 }
 
 /** The stop rule in words. */
@@ -72,6 +83,15 @@ export function summarizeProfiles(): ProfileSummary[] {
         },
       }),
       emulates: p.emulates,
+      ...(p.extends && { extends: p.extends }),
+      ...(p.models && {
+        models: {
+          recordedWith: p.models.recordedWith,
+          note: p.models.note,
+          rules: p.models.rules.map((r) => ({ name: r.name, doc: r.doc, sources: r.sources })),
+          unmodeled: (p.models.unmodeled ?? []).map((u) => u.what),
+        },
+      }),
     };
   });
 }

@@ -5,24 +5,13 @@
 import { AgentTimeoutError, ContainerDeadError } from "../base/errors.ts";
 import type { ExecEnv } from "../runtime/exec_env.ts";
 import { EpisodeSession } from "./session.ts";
-import { parseTerminusJson, terminusFeedback } from "./protocols/terminus_json.ts";
-import { parseTextTurn } from "./protocols/text_protocols.ts";
-import type {
-  ChatMessage,
-  HarnessProfile,
-  ParsedCall,
-  PreludeMessage,
-  TextPart,
-  ToolMessageKey,
-  ToolOutput,
-  ToolSchema,
-} from "./types.ts";
+import { PROTOCOL_STATE, type TurnContext } from "./protocols/protocol.ts";
+import { protocolDef } from "./protocols/registry.ts";
+import type { ChatMessage, HarnessProfile, ParsedCall, PreludeMessage, ToolOutput, ToolSchema } from "./types.ts";
 
 import type { AssistantTurn, EpisodeCounters, StepResult, TurnFlag } from "./episode_types.ts";
 
 export type { AssistantTurn, EpisodeCounters, StepResult, TurnFlag } from "./episode_types.ts";
-
-const DEFAULT_TOOL_MESSAGE_KEYS: ToolMessageKey[] = ["content", "tool_call_id"];
 
 function defaultParse(raw: string): { args: Record<string, unknown> } | { error: string } {
   try {
@@ -39,11 +28,6 @@ export function fillTemplate(template: string, values: Record<string, string>): 
   return template.replace(/\{([a-z_]+)\}/g, (m, k: string) => k in values ? values[k] : m);
 }
 
-function contentText(c: string | TextPart[] | null | undefined): string {
-  if (c == null) return "";
-  return typeof c === "string" ? c : c.map((p) => p.text).join("");
-}
-
 /** An episode under one profile. */
 export class ProfileEpisode {
   /** The episode's session: container, profile and scratch state. */
@@ -57,17 +41,31 @@ export class ProfileEpisode {
   #lastText = "";
   #done = false;
   #formatStreak = 0;
-  /** Flag stop: a completion was seen and awaits its confirmation. */
-  #pendingFlag = false;
+  /** What the protocol of a turn may do with the episode (`protocols/protocol.ts`). */
+  readonly #context: TurnContext;
 
   /** An episode of `profile` on a started container; `maxOutput` is the session's output limit (default 16000). */
   constructor(readonly profile: HarnessProfile, box: ExecEnv, maxOutput?: number) {
     this.session = new EpisodeSession(box, profile, maxOutput);
+    const isDone = () => this.#done;
+    this.#context = {
+      session: this.session,
+      run: (call) => this.#run(call),
+      formatError: (error) => this.#formatError(error),
+      finish: (answer) => this.#finish(answer),
+      get done() {
+        return isDone();
+      },
+      countCalls: (n) => {
+        this.counters.toolCalls += n;
+      },
+      toolName: (called) => this.#toolName(called),
+    };
   }
 
   /** The tool schemas sent with each request (native protocols), in the harness's order. */
   get tools(): ToolSchema[] {
-    return this.profile.protocol.kind === "native" ? this.profile.tools.map((t) => t.schema) : [];
+    return protocolDef(this.profile.protocol).native ? this.profile.tools.map((t) => t.schema) : [];
   }
 
   /** True once the stop rule ended the episode. */
@@ -81,7 +79,7 @@ export class ProfileEpisode {
       instruction,
       workdir: this.session.workdir,
       date: new Date().toISOString().slice(0, 10),
-      model: "",
+      model: this.profile.harnessModel ?? "",
       tools: this.profile.tools.map((t) => `${t.schema.function.name}: ${t.schema.function.description}`).join("\n"),
       ...extra,
     };
@@ -126,7 +124,8 @@ export class ProfileEpisode {
    */
   continueWith(instruction: string): ChatMessage {
     this.#done = false;
-    this.#pendingFlag = false;
+    // A protocol's state across turns (a completion awaiting its confirmation) does not carry into the next step.
+    for (const k of [...this.session.state.keys()]) if (k.startsWith(PROTOCOL_STATE)) this.session.state.delete(k);
     this.#formatStreak = 0;
     this.session.stopped = undefined;
     this.session.state.delete("submit.reviewed");
@@ -187,17 +186,13 @@ export class ProfileEpisode {
     this.session.finishReason = turn.finish_reason;
     const text = turn.content ?? "";
     if (text.trim()) this.#lastText = text;
-    const calls = this.profile.protocol.kind === "native" ? this.#parseCalls(turn) : [];
+    const protocol = protocolDef(this.profile.protocol);
+    const calls = protocol.native ? this.#parseCalls(turn) : [];
     this.messages.push(this.#echo(turn, calls));
     const errorsBefore = this.counters.formatErrors;
-    const kind = this.profile.protocol.kind;
     let obs: ChatMessage[];
     try {
-      obs = kind === "native"
-        ? await this.#native(turn, calls)
-        : kind === "terminus_json"
-        ? await this.#keystrokes(text)
-        : await this.#text(text);
+      obs = await protocol.turn(this.#context, this.profile.protocol, turn, calls);
     } catch (e) {
       if (e instanceof AgentTimeoutError) {
         // The agent timeout passed while a tool ran (the runtime killed it): the episode ends as it stands.
@@ -241,84 +236,6 @@ export class ProfileEpisode {
   #finish(answer: string | null = null): void {
     if (!this.session.stopped) this.session.stop(answer);
     this.#done = true;
-  }
-
-  async #native(turn: AssistantTurn, calls: ParsedCall[]): Promise<ChatMessage[]> {
-    if (calls.length === 0) {
-      const stop = this.profile.stop;
-      if (stop.kind === "no_call") {
-        this.#finish(turn.content ?? "");
-        return [];
-      }
-      if (stop.kind === "finish" && stop.endOnText && (turn.content ?? "").trim()) {
-        this.#finish(null);
-        return [];
-      }
-      return this.#formatError("no tool call");
-    }
-    const invalid = this.profile.validate?.(calls, this.session);
-    if (invalid !== undefined) return this.#formatError(invalid);
-    const out: ChatMessage[] = [];
-    for (const call of calls) {
-      const result = await this.#run(call);
-      if (this.#done) break;
-      // Keys are added in the harness's order: the request's JSON (and so its tokens) keeps it.
-      const values = { content: result, tool_call_id: call.id, name: this.#toolName(call.name) };
-      const msg: Record<string, unknown> = { role: "tool" };
-      for (const key of this.profile.toolMessageKeys ?? DEFAULT_TOOL_MESSAGE_KEYS) msg[key] = values[key];
-      out.push(msg as unknown as ChatMessage);
-    }
-    // Notes the bindings asked for (claude-code's system-role messages) follow the turn's results.
-    out.push(...this.session.pendingMessages.splice(0));
-    return out;
-  }
-
-  async #text(text: string): Promise<ChatMessage[]> {
-    const parsed = parseTextTurn(this.profile.protocol, text);
-    // A turn with no action at all is the final reply under a no_call stop rule (small-agent); a malformed one is
-    // always a format error.
-    const none = "error" in parsed ? parsed.none === true : parsed.calls.length === 0;
-    if (none && this.profile.stop.kind === "no_call") {
-      this.#finish(text);
-      return [];
-    }
-    if ("error" in parsed) return this.#formatError(parsed.error);
-    if (parsed.calls.length === 0) return this.#formatError("no tool call");
-    const results: string[] = [];
-    for (const call of parsed.calls) {
-      const result = await this.#run(call);
-      if (this.#done) break;
-      results.push(typeof result === "string" ? result : contentText(result));
-    }
-    // Text protocols have no tool role: the harness shows results as the next user message.
-    return this.#done && results.length === 0 ? [] : [{ role: "user", content: results.join("\n\n") }];
-  }
-
-  /**
-   * A keystroke turn (terminus-2): a turn whose feedback has an error runs nothing and leaves a pending completion as
-   * it was; otherwise the batch runs, then the flag stop applies (a first completion asks for confirmation, a second
-   * in a row ends the episode, any other parsed turn clears it).
-   */
-  async #keystrokes(text: string): Promise<ChatMessage[]> {
-    const hooks = this.profile.terminal;
-    if (!hooks) throw new Error(`profile ${this.profile.name}: protocol terminus_json needs terminal hooks`);
-    const parsed = parseTerminusJson(text);
-    const feedback = terminusFeedback(parsed);
-    // Harbor tests the feedback text, not the error field.
-    if (feedback.includes("ERROR:")) return this.#formatError(feedback);
-    this.counters.toolCalls += parsed.commands.length;
-    const output = await hooks.run(this.session, parsed.commands);
-    const stop = this.profile.stop;
-    if (parsed.taskComplete && stop.kind === "flag") {
-      if (!stop.confirm || this.#pendingFlag) {
-        this.#finish(null);
-        return [];
-      }
-      this.#pendingFlag = true;
-      return [{ role: "user", content: hooks.confirm(output) }];
-    }
-    this.#pendingFlag = false;
-    return [{ role: "user", content: hooks.observe(output, feedback) }];
   }
 
   /** The tool a called name runs: itself, or the profile's repair of it (e.g. a legacy name). */

@@ -26,6 +26,34 @@ export type {
 } from "./types.ts";
 export { fnSchema } from "./types.ts";
 export {
+  type CaptureRecipe,
+  type LocalRecipe,
+  type RecipeFile,
+  recipeJson,
+  type StubWiring,
+} from "./capture_recipe.ts";
+export {
+  applyChange,
+  type DialectChange,
+  type ModelDialects,
+  type ModelMatch,
+  modelMatches,
+  type ModelRule,
+  rulesFor,
+  withHarnessModel,
+} from "./model_dialect.ts";
+export { type Derivation, deriveProfile } from "./derive.ts";
+export {
+  applyOverlay,
+  type LoadedOverlay,
+  type Overlay,
+  OVERLAY_FORMAT,
+  type OverlayRef,
+  parseOverlay,
+  readOverlay,
+  withOverlay,
+} from "./overlay.ts";
+export {
   defaultVersion,
   getProfile,
   NO_PROFILE_DIALECT,

@@ -4,6 +4,7 @@
  * `pgs eval --policy oracle`.
  */
 import type { ProfileEpisode } from "./episode.ts";
+import { protocolDef } from "./protocols/registry.ts";
 import type { ToolCall } from "./types.ts";
 import { read, write } from "./tools/ops.ts";
 
@@ -28,20 +29,11 @@ async function uploadSolve(ep: ProfileEpisode, solveSh: string): Promise<string>
     : `chmod +x ${script}; ${script} > ${OUT}; cat ${OUT}`;
 }
 
-function turnFor(ep: ProfileEpisode, tool: string, args: Record<string, unknown>, content = ""): {
-  content: string;
-  tool_calls?: ToolCall[];
-} {
+function turnFor(ep: ProfileEpisode, tool: string, args: Record<string, unknown>, content = ""): OracleTurn {
   const p = ep.profile.protocol;
-  if (p.kind === "native") {
-    const id = `oracle_${ep.counters.turns + 1}`;
-    return {
-      content,
-      tool_calls: [{ id, type: "function", function: { name: tool, arguments: JSON.stringify(args) } }],
-    };
-  }
-  if (p.kind === "fenced") return { content: `${content}\n\n\`\`\`${p.lang}\n${args[p.arg]}\n\`\`\``.trimStart() };
-  throw new Error(`oracle: protocol ${p.kind} is not supported`);
+  const turn = protocolDef(p).encode(p, tool, args, `oracle_${ep.counters.turns + 1}`, content);
+  if (!turn) throw new Error(`oracle: protocol ${p.kind} cannot call ${tool}`);
+  return { content: turn.content ?? "", ...(turn.tool_calls ? { tool_calls: turn.tool_calls } : {}) };
 }
 
 /** A turn the oracle plays. */
@@ -54,7 +46,7 @@ export type OracleTurn = { content: string; tool_calls?: ToolCall[] };
  */
 export async function* oracleTurns(ep: ProfileEpisode, solveSh: string): AsyncGenerator<OracleTurn, string> {
   const OUT = outFile(ep);
-  if (ep.profile.protocol.kind === "terminus_json") return yield* keystrokeTurns(ep, solveSh);
+  if (protocolDef(ep.profile.protocol).command) return yield* commandTurns(ep, solveSh);
   const shell = ep.profile.shell;
   if (!shell) throw new Error(`oracle: profile ${ep.profile.name} declares no shell tool`);
   // A text protocol's action may need a word before the command (small-agent's `run `).
@@ -94,26 +86,16 @@ export async function playOracle(ep: ProfileEpisode, solveSh: string): Promise<s
   }
 }
 
-/** A terminus-style turn: one JSON object of keystroke commands. */
-function keystrokeTurn(commands: { keystrokes: string; duration: number }[], complete: boolean): { content: string } {
-  return {
-    content: JSON.stringify(
-      { analysis: "oracle", plan: "run the reference solution", commands, task_complete: complete },
-      null,
-      2,
-    ),
-  };
-}
-
 /**
- * The oracle under a keystroke protocol: the uploaded solve.sh run by a line typed into the pane, then
- * `task_complete` until the flag stop ends the episode (twice when it confirms).
+ * The oracle under a protocol without tools (keystrokes): the uploaded solve.sh run by the protocol's own command turn,
+ * then its completion flag until the flag stop ends the episode (twice when it confirms).
  */
-async function* keystrokeTurns(ep: ProfileEpisode, solveSh: string): AsyncGenerator<OracleTurn, string> {
-  const OUT = outFile(ep);
+async function* commandTurns(ep: ProfileEpisode, solveSh: string): AsyncGenerator<OracleTurn, string> {
+  const p = ep.profile.protocol, def = protocolDef(p);
+  if (!def.flagTurn) throw new Error(`oracle: protocol ${p.kind} has no completion turn`);
   const command = await uploadSolve(ep, solveSh);
-  yield keystrokeTurn([{ keystrokes: `${command}\n`, duration: 60 }], false);
-  const answer = await read(ep.session.box, OUT).catch(() => "");
-  for (let i = 0; i < 3 && !ep.done; i++) yield keystrokeTurn([], true);
+  yield { content: def.command!(p, command).content ?? "" };
+  const answer = await read(ep.session.box, outFile(ep)).catch(() => "");
+  for (let i = 0; i < 3 && !ep.done; i++) yield { content: def.flagTurn(p).content ?? "" };
   return answer;
 }

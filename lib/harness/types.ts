@@ -2,6 +2,9 @@
  * The harness-profile model: a profile is data (prompts, tool schemas, protocol, stop and answer rules, wording hooks)
  * plus small bindings of each tool onto the closed set of container ops.
  */
+import type { CaptureRecipe } from "./capture_recipe.ts";
+import type { ModelDialects } from "./model_dialect.ts";
+import type { OverlayRef } from "./overlay.ts";
 import type { ExecEnv } from "../runtime/exec_env.ts";
 import type { EditMatcher, EditRule } from "./tools/edit_match/types.ts";
 import type { ExecOpOptions, ExecOut } from "./tools/ops.ts";
@@ -164,6 +167,11 @@ export interface HarnessProfile {
   validate?: (calls: ParsedCall[], s: Session) => string | undefined;
   /** The result text for a call to a tool the episode does not expose. */
   unknownTool?: (name: string, names: string[], args: unknown) => ToolOutput;
+  /**
+   * The result of a call to a tool the harness sends but this profile cannot run offline (web, sub-agents, skills:
+   * sent as recorded under an overlay); default: `unknownTool`'s answer.
+   */
+  unavailableTool?: (name: string, args: unknown) => ToolOutput;
   /** The harness's own name repair (e.g. lowercasing); returns the tool to run instead, if any. */
   alias?: (name: string, names: string[]) => string | undefined;
   /** The result text for a call whose arguments are not a JSON object. */
@@ -205,6 +213,26 @@ export interface HarnessProfile {
   edits?: ProfileEdits;
   /** What the profile emulates and what it was written from. */
   emulates: Emulates;
+  /**
+   * How the harness's requests depend on the model name it is configured with: the name recorded and the rules for
+   * other names (`lib/harness/model_dialect.ts`; default: they do not depend on it).
+   */
+  models?: ModelDialects;
+  /** The model name the harness is configured with in this dialect (set by `withHarnessModel`; default unset). */
+  harnessModel?: string;
+  /** What the harness changes for `harnessModel` that this profile does not follow (set by `withHarnessModel`). */
+  dialectGaps?: string[];
+  /**
+   * What the harness sends beside messages and tools, in its own wire's names (e.g. gemini's `generationConfig`):
+   * shown by `harness show` and kept in the trajectory; never sent to the policy's endpoint (default none).
+   */
+  generation?: Record<string, unknown>;
+  /** The version this one was derived from and what changed (`deriveProfile`; default: written whole). */
+  extends?: { version: string; changes: string[] };
+  /** How the real harness is recorded against the stub (`pgs harness capture`; default: not supported). */
+  capture?: CaptureRecipe;
+  /** The overlay laid over this profile (`applyOverlay`), recorded in trajectories (default none). */
+  overlay?: OverlayRef;
 }
 
 /**

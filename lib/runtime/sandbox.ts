@@ -16,7 +16,13 @@ import type { HealthcheckConfig } from "../task/task_config.ts";
 import { createVerifier, type VerifierBox } from "./verifier_container.ts";
 import { layerEntries, staticOwner } from "./workdir_image.ts";
 import { effectiveWorkdir } from "./workdir.ts";
-import { resolveStepVerifierMode, resolveVerifierMode, type VerifierMode } from "../task/verifier_mode.ts";
+import {
+  inAgentState,
+  resolveStepVerifierMode,
+  resolveVerifierMode,
+  type VerifierMode,
+} from "../task/verifier_mode.ts";
+import { BASELINE_SCRIPT, parseBaseline } from "./agent_processes.ts";
 import { createSeparateVerifier } from "./separate_verifier_box.ts";
 import { requireGpus } from "./gpus.ts";
 import { channelHelper } from "./channel_helper/helper.ts";
@@ -80,6 +86,11 @@ export class Sandbox implements ExecEnv {
   dead = false;
   /** The run's `--verifier-mode`, when it gave one: it decides every step's mode too (`resolveStepVerifierMode`). */
   verifierOverride?: VerifierMode;
+  /**
+   * The box's processes (`pid:starttime`) when the agent's turns (of the current step) began, taken only under
+   * `shared-clean`, whose verifier stops every process outside it (`agent_processes.ts`).
+   */
+  agentBaseline?: string[];
   #verifier?: Promise<VerifierBox>;
   #background: Promise<unknown>[] = [];
 
@@ -133,7 +144,7 @@ export class Sandbox implements ExecEnv {
     const baked = owner && await store.withWorkdir(image.ref, { ...layer, ...owner }, task);
     const runRef = baked || image.ref;
     const imageMs = lap();
-    const verifier = opts.prepareVerifier === false || firstMode === "shared" || firstMode === "snapshot"
+    const verifier = opts.prepareVerifier === false || inAgentState(firstMode)
       ? undefined
       : firstMode === "separate"
       ? createSeparateVerifier(store, task, first)
@@ -239,6 +250,21 @@ export class Sandbox implements ExecEnv {
       const tail = (text(r.stderr).trim() || text(r.stdout).trim()).split("\n").slice(-3).join(" | ");
       throw new InfraError(`${this.task.name}: ${what} ${why}${tail ? `: ${tail}` : ""}`, "setup");
     }
+  }
+
+  /**
+   * Marks the start of the agent's turns (of the first step, or of a later one after its setup): under `shared-clean`
+   * the box's process table is taken, so that the verifier can tell what the agent started; elsewhere nothing happens.
+   */
+  async markAgentStart(): Promise<void> {
+    if (this.verifierOverride !== "shared-clean") return;
+    const r = await this.exec(BASELINE_SCRIPT, { shell: "sh", timeoutSec: 30 });
+    const baseline = parseBaseline(text(r.stdout));
+    if (r.exitCode !== 0 || r.timedOut || !baseline.length) {
+      const why = r.timedOut ? "timed out" : `exit ${r.exitCode}: ${text(r.stderr).trim().split("\n").pop()}`;
+      throw new InfraError(`${this.task.name}: cannot read the container's process table (${why})`, "start");
+    }
+    this.agentBaseline = baseline;
   }
 
   /** Runs `hc` until it passes; an InfraError when its retries are used up. */

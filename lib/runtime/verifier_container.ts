@@ -10,6 +10,7 @@ import { EngineDownError, InfraError } from "../base/errors.ts";
 import { type Box, BoxStartError, type Runtime } from "./runtime.ts";
 import { boxLimits } from "./limits.ts";
 import { TIED_READY, TIED_VERIFIER_MAIN } from "./verifier_tied.ts";
+import { stopAgentProcessesScript } from "./agent_processes.ts";
 import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
 import type { Task, TaskStep } from "../task/task.ts";
 import type { EnvironmentConfig } from "../task/task_config.ts";
@@ -48,6 +49,11 @@ export interface ScriptPlan {
    * is extracted into `stage`, and capture.json is `N\n` + N bytes too, since stdin does not end (default false).
    */
   tied?: boolean;
+  /**
+   * Stop every process outside this process table (`pid:starttime` entries, `agent_processes.ts`) before anything
+   * else, and print `PGS-STOPPED n` (`shared-clean`; default: nothing stopped).
+   */
+  stopOutside?: string[];
 }
 
 /**
@@ -57,19 +63,23 @@ export interface ScriptPlan {
  */
 export function prepareScript(plan: ScriptPlan, user?: string): string {
   const S = plan.stage ? shQuote(plan.stage) : "";
-  const lines = plan.tied
-    ? [
-      // The stage's archive comes first; GNU tar as root keeps its numeric owners and modes, as `docker cp` does.
-      `read -r n && mkdir -p ${S} && head -c "$n" | tar -x --numeric-owner -C ${S} || { echo PGS-UNTAR; exit 97; }`,
-      `mkdir -p /logs/agent && rm -f /logs/agent/final_message.md /logs/agent/capture.json`,
-      `read -r n && head -c "$n" > /logs/agent/final_message.md`,
-      `read -r n && head -c "$n" > ${plan.capture ? "/logs/agent/capture.json" : "/dev/null"}`,
-    ]
-    : [
-      `mkdir -p /logs/agent && rm -f /logs/agent/final_message.md /logs/agent/capture.json`,
-      `read -r n && head -c "$n" > /logs/agent/final_message.md`,
-      plan.capture ? `cat > /logs/agent/capture.json` : `cat > /dev/null`,
-    ];
+  const stop = plan.stopOutside ? [stopAgentProcessesScript(plan.stopOutside)] : [];
+  const lines = [
+    ...stop,
+    ...plan.tied
+      ? [
+        // The stage's archive comes first; GNU tar as root keeps its numeric owners and modes, as `docker cp` does.
+        `read -r n && mkdir -p ${S} && head -c "$n" | tar -x --numeric-owner -C ${S} || { echo PGS-UNTAR; exit 97; }`,
+        `mkdir -p /logs/agent && rm -f /logs/agent/final_message.md /logs/agent/capture.json`,
+        `read -r n && head -c "$n" > /logs/agent/final_message.md`,
+        `read -r n && head -c "$n" > ${plan.capture ? "/logs/agent/capture.json" : "/dev/null"}`,
+      ]
+      : [
+        `mkdir -p /logs/agent && rm -f /logs/agent/final_message.md /logs/agent/capture.json`,
+        `read -r n && head -c "$n" > /logs/agent/final_message.md`,
+        plan.capture ? `cat > /logs/agent/capture.json` : `cat > /dev/null`,
+      ],
+  ];
   const moveOver = (from: string, to: string) => {
     const T = shQuote(to);
     lines.push(`rm -rf ${T} && mkdir -p ${shQuote(posix.dirname(to))} && mv ${from} ${T}`);
@@ -114,11 +124,12 @@ export function testScript(cwd: string): string {
 /** The files and exit status a verifier script printed. */
 export function parseFrames(
   out: Uint8Array,
-): { ready: boolean; untar: boolean; exit?: number; files: Record<string, string> } {
+): { ready: boolean; untar: boolean; exit?: number; files: Record<string, string>; stopped?: number } {
   const files: Record<string, string> = {};
   let exit: number | undefined;
   let ready = false;
   let untar = false;
+  let stopped: number | undefined;
   let i = 0;
   const dec = new TextDecoder();
   while (i < out.length) {
@@ -133,8 +144,9 @@ export function parseFrames(
     } else if (line.startsWith("PGS-EXIT ")) exit = Number(line.slice(9));
     else if (line === "PGS-READY") ready = true;
     else if (line === "PGS-UNTAR") untar = true;
+    else if (line.startsWith("PGS-STOPPED ")) stopped = Number(line.slice(12));
   }
-  return { ready, untar, exit, files };
+  return { ready, untar, exit, files, ...(stopped !== undefined ? { stopped } : {}) };
 }
 
 /**

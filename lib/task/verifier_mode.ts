@@ -3,12 +3,14 @@
  * working directory. `shared`: Harbor's default, in the agent's own container after the episode. `separate`: Harbor's
  * separate verifier environment (built from `tests/` or `[verifier.environment]`), with the artifacts copied across.
  * `snapshot` (never a default): a fresh container of the agent's committed container, with no agent process alive.
+ * `shared-clean` (never a default): `shared`, hardened: before the tests, every process the agent's commands started
+ * is stopped, while what the image, setup and healthcheck started keeps running (`runtime/agent_processes.ts`).
  */
 import { specLayout, type Task, type TaskStep } from "./task.ts";
 import { saidStepMode } from "./task_config.ts";
 
 /** The verifier modes, in the order `--help` lists them. */
-export const VERIFIER_MODES = ["isolated", "shared", "separate", "snapshot"] as const;
+export const VERIFIER_MODES = ["isolated", "shared", "separate", "snapshot", "shared-clean"] as const;
 
 /** A verifier mode. */
 export type VerifierMode = typeof VERIFIER_MODES[number];
@@ -37,6 +39,11 @@ export function resolveVerifierMode(task: Task, override?: VerifierMode): Verifi
 export function resolveStepVerifierMode(task: Task, step: TaskStep, override?: VerifierMode): VerifierMode {
   if (override) return override;
   return saidStepMode(task.config, step.config) ?? resolveVerifierMode(task);
+}
+
+/** True for the modes whose tests run on the agent's own state (its container, or a commit of it). */
+export function inAgentState(mode: VerifierMode): boolean {
+  return mode === "shared" || mode === "snapshot" || mode === "shared-clean";
 }
 
 /** Parses a `--verifier-mode` value; undefined when it names no mode. */

@@ -14,7 +14,7 @@ import {
   testScript,
   type VerifierBox,
 } from "../runtime/verifier_container.ts";
-import type { VerifierMode } from "../task/verifier_mode.ts";
+import { inAgentState, type VerifierMode } from "../task/verifier_mode.ts";
 import type { TaskStep } from "../task/task.ts";
 import type { VerifierConfig } from "../task/task_config.ts";
 
@@ -103,9 +103,9 @@ export class Verification {
     throw new InfraError(`${this.box.task.name}: ${error}`, "verify");
   }
 
-  /** True when the tests run in a container holding the agent's state (shared, snapshot). */
+  /** True when the tests run in a container holding the agent's state (shared, shared-clean, snapshot). */
   get inAgentState(): boolean {
-    return this.mode === "shared" || this.mode === "snapshot";
+    return inAgentState(this.mode);
   }
 
   /**
@@ -147,7 +147,9 @@ export class Verification {
         stdin,
         timeoutMs: 60_000,
       });
-      if (!parseFrames(prep.stdout).ready) {
+      const prepared = parseFrames(prep.stdout);
+      if (prepared.stopped !== undefined) this.extra.agent_processes_stopped = prepared.stopped;
+      if (!prepared.ready) {
         this.timings.tests = performance.now() - t;
         const why = `the verifier's setup failed: ${prep.stderr.trim() || `exit ${prep.code}`}`;
         return this.inAgentState ? await this.agentBroke(why) : await this.infra(why);
@@ -155,7 +157,9 @@ export class Verification {
       run = await container.exec(["/bin/sh", "-c", testScript(plan.cwd)], { user, env, timeoutMs });
     }
     this.timings.tests = performance.now() - t;
-    const { exit, files } = parseFrames(run.stdout);
+    const { exit, files, stopped } = parseFrames(run.stdout);
+    // shared-clean: how many of the agent's processes were stopped before the tests (a metric whatever they say).
+    if (stopped !== undefined) this.extra.agent_processes_stopped = stopped;
     const testOutput = files["test-stdout.txt"] ?? "";
     if (run.timedOut) {
       return this.fail(`tests/test.sh timed out after ${vcfg.timeoutSec} s`, { verifier_timeout: 1 }, testOutput);

@@ -8,6 +8,7 @@
  * - `snapshot` (opt-in): the agent's container committed to an image and the tests run in a fresh container of it,
  *   so the state the agent left counts while none of its processes is alive.
  * - `separate`: Harbor's separate verifier image, with the artifacts copied across.
+ * - `shared-clean` (opt-in): `shared`, with every process the agent's commands started stopped before the tests.
  */
 import type { Sandbox } from "../runtime/sandbox.ts";
 import { resolveStepVerifierMode } from "../task/verifier_mode.ts";
@@ -27,6 +28,8 @@ export function verify(box: Sandbox, finalMessage: string, opts: VerifyOptions =
   switch (mode) {
     case "shared":
       return verifyShared(v, finalMessage);
+    case "shared-clean":
+      return verifyShared(v, finalMessage, true);
     case "separate":
       return verifySeparate(v, finalMessage);
     case "snapshot":

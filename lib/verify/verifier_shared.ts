@@ -3,7 +3,8 @@
  * working directory counts (/tmp, /var/log, installed packages, running services, /logs/artifacts). Made as safe as
  * sharing allows: /tests is copied in from the task only now, into a folder of a random name, and replaces whatever
  * /tests held; /logs/verifier is made anew just before test.sh, so a reward file planted earlier never counts.
- * Processes the agent left running keep running (a task may test a service), and can still interfere.
+ * Processes the agent left running keep running (a task may test a service), and can still interfere; under
+ * `shared-clean` they are stopped first.
  */
 import { tarArchive } from "../base/tar.ts";
 import type { Box } from "../runtime/runtime.ts";
@@ -11,21 +12,26 @@ import { COPY_TIMEOUT_MS } from "../runtime/container_copy.ts";
 import { scriptInput, type Verification, type VerifyResult } from "./verification.ts";
 import { testsEntries } from "../runtime/verifier_container.ts";
 
-/** Verifies `v`'s episode in the agent's container. */
-export async function verifyShared(v: Verification, finalMessage: string): Promise<VerifyResult> {
+/**
+ * Verifies `v`'s episode in the agent's container; `clean` (`shared-clean`) first stops every process the agent's
+ * commands started (the box's `agentBaseline` tells them apart).
+ */
+export async function verifyShared(v: Verification, finalMessage: string, clean = false): Promise<VerifyResult> {
   const box = v.box;
+  if (clean && !box.agentBaseline) return await v.infra("no process table was taken when the agent's turns began");
   const capture = await v.capture();
   if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
   // A container the episode saw die is started again at once; otherwise whether it still runs is asked only when the
   // tests could not run: no inspect on the common path.
   if (!box.dead) {
-    const result = await testIn(v, box.box, finalMessage, capture);
+    const result = await testIn(v, box.box, finalMessage, capture, clean ? box.agentBaseline : undefined);
     // Docker says "Container X is not running"; podman "can only create exec sessions on running containers".
     const stopped = /is not running|on running containers/;
     if (result.error === undefined || !stopped.test(result.error) || await box.running()) return result;
   }
   // The agent stopped its container (`kill -9 -1`): its files are intact, so the tests judge what it left, in the
-  // container started again (its processes are gone). A capture task has already failed above.
+  // container started again (its processes are gone, so `shared-clean` has nothing to stop: the image's own restart
+  // with new start times). A capture task has already failed above.
   const r = await box.box.restart();
   if (!r.ok) return await v.agentBroke(`cannot start the agent's stopped container again: ${r.error}`);
   v.extra.container_dead = 1;
@@ -34,13 +40,15 @@ export async function verifyShared(v: Verification, finalMessage: string): Promi
 
 /**
  * Runs the task's tests in `container`, which holds the agent's state (its own container, or a snapshot of it):
- * /tests copied in now under a random stage name, /logs/verifier made anew, test.sh in the working directory.
+ * /tests copied in now under a random stage name, /logs/verifier made anew, test.sh in the working directory. With
+ * `stopOutside` (a process table), every process outside it is stopped first.
  */
 export async function testIn(
   v: Verification,
   container: Box,
   finalMessage: string,
   capture: Uint8Array,
+  stopOutside?: string[],
 ): Promise<VerifyResult> {
   const box = v.box;
   const task = box.task;
@@ -59,6 +67,7 @@ export async function testIn(
     capture: Boolean(v.cfg.capture),
     stage: `/${stage}`,
     tests: { to: "/tests", fresh: true },
+    ...(stopOutside ? { stopOutside } : {}),
   };
   // Harbor runs test.sh as [verifier] user, else as the container's default user (the image's USER).
   const user = v.cfg.user ?? box.image.user;

@@ -6,11 +6,7 @@
  * which Edit leaves out when the file's content is not in the model's context (never read, or read in part).
  */
 import { posix } from "node:path";
-import {
-  CLAUDE_CODE_EDIT,
-  CLAUDE_CODE_EDIT_MESSAGES,
-  ESCAPE_NOTE,
-} from "../../lib/harness/tools/edit_match/claude_code.ts";
+import { CLAUDE_CODE_EDIT, CLAUDE_CODE_EDIT_MESSAGES, ESCAPE_NOTE } from "./edit_match.ts";
 import { chainFor } from "../../lib/harness/tools/edit_match/types.ts";
 import { OpError, read, readBytes, write } from "../../lib/harness/tools/ops.ts";
 import { approx } from "../../lib/harness/provenance.ts";

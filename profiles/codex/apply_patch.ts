@@ -9,9 +9,9 @@
  */
 import type { Session } from "../../lib/harness/types.ts";
 import { OpError } from "../../lib/harness/tools/ops.ts";
-import { applyPatch, patchSummaryText, resolvePatchPath } from "../../lib/harness/tools/apply_patch/apply.ts";
-import { extractHeredocPatch } from "../../lib/harness/tools/apply_patch/heredoc.ts";
-import { parsePatch } from "../../lib/harness/tools/apply_patch/parse.ts";
+import { applyPatch, patchSummaryText, resolvePatchPath } from "./patch/apply.ts";
+import { extractHeredocPatch } from "./patch/heredoc.ts";
+import { parsePatch } from "./patch/parse.ts";
 import { responseText } from "./output.ts";
 
 const SHELLS = new Set(["bash", "zsh", "sh"]);

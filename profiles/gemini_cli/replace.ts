@@ -1,7 +1,7 @@
 /**
  * replace (EditTool): a relative path is corrected as pathCorrector does (the direct path, else the one file of that
  * name the workspace's first 50 directories hold), an empty old_string creates a file, otherwise calculateReplacement
- * (lib/harness/tools/edit_match/gemini_cli.ts) finds old_string; errors name the path as given, successes the resolved one, with the changed
+ * (profiles/gemini_cli/edit_match.ts) finds old_string; errors name the path as given, successes the resolved one, with the changed
  * lines in context. LLM self-correction is off (gemini's default `disableLLMCorrection`), so a miss is final.
  */
 import { posix } from "node:path";
@@ -13,9 +13,10 @@ import { diffContextSnippet } from "./diff_snippet.ts";
 import { decodeUtf8, nodeError, probe, writeLarge } from "./fs.ts";
 import { omissionPlaceholders } from "./omission.ts";
 import { defensivePath, env, pathAccessError } from "./paths.ts";
-import { GEMINI_CLI_EDIT } from "../../lib/harness/tools/edit_match/gemini_cli.ts";
+import { GEMINI_CLI_EDIT } from "./edit_match.ts";
 import { chainFor } from "../../lib/harness/tools/edit_match/types.ts";
 import { fuzzyFeedback, replaceError } from "./replace_errors.ts";
+import { buildFilePolicy } from "./build_files.ts";
 import { REPLACE_PARAMS } from "./schemas.ts";
 import { type Args, fail, geminiTool, ok, type Outcome, str } from "./tool.ts";
 
@@ -112,4 +113,13 @@ async function save(
 }
 
 /** The replace tool. */
-export const replaceTool = geminiTool({ name: "replace", params: REPLACE_PARAMS, check, exec });
+export const replaceTool = geminiTool({
+  name: "replace",
+  params: REPLACE_PARAMS,
+  check,
+  policy: buildFilePolicy,
+  exec,
+});
+
+/** replace as gemini-cli 0.60.0 had it: no Build File Protection. */
+export const replaceTool060 = geminiTool({ name: "replace", params: REPLACE_PARAMS, check, exec });

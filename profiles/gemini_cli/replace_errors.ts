@@ -1,5 +1,5 @@
 /**
- * How gemini-cli 0.61.0's replace words what its matcher (lib/harness/tools/edit_match/gemini_cli.ts) found:
+ * How gemini-cli 0.61.0's replace words what its matcher (profiles/gemini_cli/edit_match.ts) found:
  * getErrorReplaceResult's messages and getFuzzyMatchFeedback's note.
  */
 import type { Match, Miss } from "../../lib/harness/tools/edit_match/types.ts";

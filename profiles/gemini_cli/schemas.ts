@@ -234,6 +234,33 @@ export const SHELL_PARAMS: Record<string, unknown> = {
   ],
 };
 
+/** `write_todos`'s `parametersJsonSchema`, as recorded with `-m gemini-2.5-pro` (only Gemini 2 names get the tool). */
+export const WRITE_TODOS_PARAMS: Record<string, unknown> = {
+  "type": "object",
+  "properties": {
+    "todos": {
+      "type": "array",
+      "description": "The complete list of todo items. This will replace the existing list.",
+      "items": {
+        "type": "object",
+        "description": "A single todo item.",
+        "properties": {
+          "description": { "type": "string", "description": "The description of the task." },
+          "status": {
+            "type": "string",
+            "description": "The current status of the task.",
+            "enum": ["pending", "in_progress", "completed", "cancelled", "blocked"],
+          },
+        },
+        "required": ["description", "status"],
+        "additionalProperties": false,
+      },
+    },
+  },
+  "required": ["todos"],
+  "additionalProperties": false,
+};
+
 /** The descriptions, by tool: recorded text when short, a paraphrase when long. */
 export const DESCRIPTIONS = {
   list_directory:
@@ -249,6 +276,9 @@ export const DESCRIPTIONS = {
     "Replaces text in a file: exactly one occurrence of `old_string` unless `allow_multiple` is true (then every occurrence). `old_string` must be the literal text, unescaped, with enough surrounding context (about 3 lines before and after) to be unique; `new_string` is its literal replacement and must differ. `instruction` says what the change is and why. Read the file first, and prefer several small edits to one large one.",
   write_file:
     "Writes content to a specified file in the local filesystem.\n\n      The user has the ability to modify `content`. If modified, this will be stated in the response.",
+  // Paraphrase of the 4894-character description (sent with Gemini 2 names only).
+  write_todos:
+    "Keeps the list of subtasks of a complex request (several steps; not for simple ones) and shows the user your progress. Each call sends the whole list; a task is pending, in_progress (one at a time), completed, cancelled or blocked. Mark a task in_progress before starting it and update the list as soon as anything changes.",
   // Paraphrase of the 1154-character description.
   run_shell_command:
     "Runs a command as `bash -c <command>` in its own process group (stop it with `kill -- -PGID`); `&` starts background processes. Prefer quiet flags and disable pagers (`git --no-pager`, `PAGER=cat`). Returns the combined stdout/stderr as Output (or `(empty)`), plus Exit Code when non-zero, Error on a spawn failure, Signal when killed by one, Background PIDs when any were started, and the Process Group PGID.",

@@ -35,6 +35,8 @@ export interface ToolDef {
   params: Record<string, unknown>;
   /** validateToolParamValues: an error message, or null when the call may run. */
   check?: (s: Session, a: Args) => Promise<string | null>;
+  /** The policy engine's verdict after a valid build: a denial message, or null (default: every call allowed). */
+  policy?: (s: Session, a: Args) => Promise<string | null>;
   /** The invocation's `execute`. */
   exec: (s: Session, a: Args, call: ParsedCall) => Promise<Outcome>;
 }
@@ -53,7 +55,7 @@ export function geminiTool(d: ToolDef): ToolSpec {
         s.stop(null);
         return "";
       }
-      const bad = validateArgs(d.params, args) ?? await d.check?.(s, args) ?? null;
+      const bad = validateArgs(d.params, args) ?? await d.check?.(s, args) ?? await d.policy?.(s, args) ?? null;
       if (bad !== null) return respond(fail(bad));
       return respond(await d.exec(s, args, call));
     },

@@ -34,9 +34,17 @@ export function toolSuggestion(name: string, names: string[], topN = 3): string 
   return top.length > 1 ? ` Did you mean one of: ${list}?` : ` Did you mean ${list}?`;
 }
 
-/** The error message for a call to `name`, which the episode does not expose. */
-export function unknownToolMessage(name: string): string {
+/** The registry an episode's harness holds: with Gemini 2 names, write_todos after google_web_search (`models.ts`). */
+export function registryOf(exposed: string[]): string[] {
+  if (!exposed.includes("write_todos")) return GEMINI_REGISTRY;
+  const at = GEMINI_REGISTRY.indexOf("google_web_search") + 1;
+  return [...GEMINI_REGISTRY.slice(0, at), "write_todos", ...GEMINI_REGISTRY.slice(at)];
+}
+
+/** The error message for a call to `name`, which the episode does not expose (`exposed`: the tools it does). */
+export function unknownToolMessage(name: string, exposed: string[] = []): string {
+  const registry = registryOf(exposed);
   // approx.: gemini runs the tools this profile leaves out (web_fetch, invoke_agent, ...); here they fail.
-  if (GEMINI_REGISTRY.includes(name)) return approx(`Tool "${name}" is not available in this environment.`);
-  return `Tool "${name}" not found.${toolSuggestion(name, GEMINI_REGISTRY)}`;
+  if (registry.includes(name)) return approx(`Tool "${name}" is not available in this environment.`);
+  return `Tool "${name}" not found.${toolSuggestion(name, registry)}`;
 }

@@ -10,6 +10,7 @@ import { diffContextSnippet } from "./diff_snippet.ts";
 import { decodeUtf8, nodeError, probe, writeLarge } from "./fs.ts";
 import { omissionPlaceholders } from "./omission.ts";
 import { defensivePath, pathAccessError } from "./paths.ts";
+import { buildFilePolicy } from "./build_files.ts";
 import { WRITE_FILE_PARAMS } from "./schemas.ts";
 import { type Args, fail, geminiTool, ok, type Outcome, str } from "./tool.ts";
 
@@ -59,4 +60,13 @@ async function exec(s: Session, a: Args): Promise<Outcome> {
 }
 
 /** The write_file tool. */
-export const writeFileTool = geminiTool({ name: "write_file", params: WRITE_FILE_PARAMS, check, exec });
+export const writeFileTool = geminiTool({
+  name: "write_file",
+  params: WRITE_FILE_PARAMS,
+  check,
+  policy: buildFilePolicy,
+  exec,
+});
+
+/** write_file as gemini-cli 0.60.0 had it: no Build File Protection. */
+export const writeFileTool060 = geminiTool({ name: "write_file", params: WRITE_FILE_PARAMS, check, exec });

@@ -1,10 +1,10 @@
 /**
  * hermes' read_file, write_file and patch (tools/file_tools.py, tools/file_operations.py and the result classes of
  * tools/file_operations_common.py, read at a later main than the pin). patch runs hermes' fuzzy chain
- * (lib/harness/tools/edit_match/hermes.ts) and writes back in the file's line endings; lint/LSP reports,
+ * (profiles/hermes/edit_match.ts) and writes back in the file's line endings; lint/LSP reports,
  * is_already_applied's no-op success and the read dedup/loop guards are not emulated.
  */
-import { HERMES_EDIT, hermesNoMatchHint } from "../../lib/harness/tools/edit_match/hermes.ts";
+import { HERMES_EDIT, hermesNoMatchHint } from "./edit_match.ts";
 import { chainFor } from "../../lib/harness/tools/edit_match/types.ts";
 import { posix } from "node:path";
 import { shQuote, text } from "../../lib/runtime/channel.ts";

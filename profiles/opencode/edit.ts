@@ -1,7 +1,7 @@
-/** opencode's edit tool: its replacer chain (lib/harness/tools/edit_match/opencode.ts) in the file's own line endings. */
+/** opencode's edit tool: its replacer chain (profiles/opencode/edit_match.ts) in the file's own line endings. */
 import { shQuote } from "../../lib/runtime/channel.ts";
 import { approx } from "../../lib/harness/provenance.ts";
-import { OPENCODE_EDIT, OPENCODE_EDIT_MESSAGES } from "../../lib/harness/tools/edit_match/opencode.ts";
+import { OPENCODE_EDIT, OPENCODE_EDIT_MESSAGES } from "./edit_match.ts";
 import { chainFor } from "../../lib/harness/tools/edit_match/types.ts";
 import { OpError, readBytes } from "../../lib/harness/tools/ops.ts";
 import type { Session } from "../../lib/harness/types.ts";

@@ -1,10 +1,10 @@
 /**
  * pi's edit tool (edit.js, edit-diff.js): all edits matched against the original text by pi's matcher
- * (lib/harness/tools/edit_match/pi.ts: exact, then whitespace- and quote-normalised, BOM and line endings kept), then
+ * (profiles/pi/edit_match.ts: exact, then whitespace- and quote-normalised, BOM and line endings kept), then
  * pi's wording of each miss.
  */
 import { approx } from "../../lib/harness/provenance.ts";
-import { PI_EDIT, piApplyEdits } from "../../lib/harness/tools/edit_match/pi.ts";
+import { PI_EDIT, piApplyEdits } from "./edit_match.ts";
 import { chainFor } from "../../lib/harness/tools/edit_match/types.ts";
 import { OpError, read, write } from "../../lib/harness/tools/ops.ts";
 import type { Session } from "../../lib/harness/types.ts";

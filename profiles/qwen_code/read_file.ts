@@ -7,8 +7,8 @@ import { OUTPUT_CHARS, OUTPUT_LINES, READ_BYTES } from "./limits.ts";
 import { err, str } from "./outcome.ts";
 import { displayRelative, unescapePath } from "./paths.ts";
 import { checkCache, recordRead } from "./read_cache.ts";
-import { READ_PARAMS } from "./schemas.ts";
-import { qwenTool } from "./tool.ts";
+import { READ_PARAMS, READ_PARAMS_0_24_3 } from "./schemas.ts";
+import { qwenTool, type ToolDef } from "./tool.ts";
 
 const BINARY_EXTENSIONS = new Set(
   ".7z .a .bin .bz2 .class .dll .doc .docx .dylib .exe .gz .jar .lib .o .obj .odp .ods .odt .pdf .ppt .pptx .pyc .pyo .rar .so .tar .wasm .war .xls .xlsx .zip"
@@ -46,46 +46,83 @@ function unsupported(modality: string, name: string): string {
   return `[Unsupported ${modality} file: "${name}". This model does not support ${modality} input. The read_file tool cannot process this type of file either. To handle this file, try using skills if applicable, or any tools installed at system wide, or let the user know you cannot process this type of file.]`;
 }
 
-/** The read_file tool. */
-export const readFileTool = qwenTool({
-  name: "read_file",
-  params: READ_PARAMS,
-  maxChars: Infinity,
-  check(_s, a) {
-    const fp = unescapePath(str(a.file_path).trim());
-    a.file_path = fp;
-    if (!fp) return "The 'file_path' parameter must be non-empty."; // (source)
-    if (!fp.startsWith("/")) {
-      return `File path must be absolute, but was relative: ${fp}. You must provide an absolute path.`;
+type Args = Record<string, unknown>;
+
+/** The path checks: non-empty, absolute (the path unescaped in place). */
+function pathProblem(a: Args): string | null {
+  const fp = unescapePath(str(a.file_path).trim());
+  a.file_path = fp;
+  if (!fp) return "The 'file_path' parameter must be non-empty."; // (source)
+  if (!fp.startsWith("/")) {
+    return `File path must be absolute, but was relative: ${fp}. You must provide an absolute path.`;
+  }
+  return null;
+}
+
+/** offset and limit, when given. */
+function rangeProblem(a: Args): string | null {
+  const offset = a.offset as number | undefined, limit = a.limit as number | undefined;
+  if (offset !== undefined && (!Number.isInteger(offset) || offset < 0)) {
+    return "Offset must be a non-negative integer";
+  }
+  if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) return "Limit must be a positive integer";
+  return null;
+}
+
+const isNotebook = (a: Args) => posix.extname(str(a.file_path)).toLowerCase() === ".ipynb";
+
+/** 0.24.4's checks: nulls are omissions, and a notebook asks for none of offset, limit and pages first. */
+function check(_s: unknown, a: Args): string | null {
+  const bad = pathProblem(a);
+  if (bad) return bad;
+  a.offset ??= undefined;
+  a.limit ??= undefined;
+  a.pages ??= undefined;
+  if (typeof a.pages === "string") a.pages = a.pages.trim() || undefined;
+  if (isNotebook(a) && (a.offset ?? a.limit ?? a.pages) !== undefined) {
+    // (source)
+    return `For Jupyter notebooks (.ipynb), omit 'offset', 'limit', and 'pages' or set them to null. Retry with: ${
+      JSON.stringify({ file_path: a.file_path, offset: null, limit: null, pages: null })
+    }`;
+  }
+  return rangeProblem(a) ?? pagesProblem(a);
+}
+
+/**
+ * 0.24.3's checks (`npm:@qwen-code/qwen-code@0.24.3:chunks/chunk-HZU2DMPO.js`, ReadFileTool's validateToolParamValues):
+ * the range first, then one refusal for offset or limit and another for pages on a notebook.
+ */
+function check0243(_s: unknown, a: Args): string | null {
+  const bad = pathProblem(a) ?? rangeProblem(a);
+  if (bad) return bad;
+  if (typeof a.pages === "string") a.pages = a.pages.trim() || undefined;
+  if ((a.offset !== undefined || a.limit !== undefined) && isNotebook(a)) {
+    return "offset and limit are not supported for Jupyter notebook (.ipynb) files. Notebooks are always read in full with structured cell output.";
+  }
+  if (a.pages !== undefined && isNotebook(a)) {
+    return "pages is not supported for Jupyter notebook (.ipynb) files. Notebooks are always read in full with structured cell output.";
+  }
+  return pagesProblem(a);
+}
+
+/** pages, when given. */
+function pagesProblem(a: Args): string | null {
+  if (typeof a.pages === "string") {
+    // (source) parsePDFPageRange, approx.: only `N` and `N-M`.
+    const m = a.pages.match(/^(\d+)(?:-(\d*))?$/);
+    if (!m || Number(m[1]) < 1) return `Invalid pages parameter: '${a.pages}'. Use formats like '5' or '1-10'.`;
+    if (m[2] === "") {
+      return "Open-ended page ranges (e.g. '3-') are not supported; specify an explicit end page within the 20-page limit (e.g. '3-22').";
     }
-    a.offset ??= undefined;
-    a.limit ??= undefined;
-    a.pages ??= undefined;
-    if (typeof a.pages === "string") a.pages = a.pages.trim() || undefined;
-    if (posix.extname(fp).toLowerCase() === ".ipynb" && (a.offset ?? a.limit ?? a.pages) !== undefined) {
-      // (source)
-      return `For Jupyter notebooks (.ipynb), omit 'offset', 'limit', and 'pages' or set them to null. Retry with: ${
-        JSON.stringify({ file_path: fp, offset: null, limit: null, pages: null })
-      }`;
+    if (m[2] !== undefined && Number(m[2]) - Number(m[1]) + 1 > 20) {
+      return "Pages range exceeds maximum of 20 pages per request.";
     }
-    const offset = a.offset as number | undefined, limit = a.limit as number | undefined;
-    if (offset !== undefined && (!Number.isInteger(offset) || offset < 0)) {
-      return "Offset must be a non-negative integer";
-    }
-    if (limit !== undefined && (!Number.isInteger(limit) || limit <= 0)) return "Limit must be a positive integer";
-    if (typeof a.pages === "string") {
-      // (source) parsePDFPageRange, approx.: only `N` and `N-M`.
-      const m = a.pages.match(/^(\d+)(?:-(\d*))?$/);
-      if (!m || Number(m[1]) < 1) return `Invalid pages parameter: '${a.pages}'. Use formats like '5' or '1-10'.`;
-      if (m[2] === "") {
-        return "Open-ended page ranges (e.g. '3-') are not supported; specify an explicit end page within the 20-page limit (e.g. '3-22').";
-      }
-      if (m[2] !== undefined && Number(m[2]) - Number(m[1]) + 1 > 20) {
-        return "Pages range exceeds maximum of 20 pages per request.";
-      }
-    }
-    return null;
-  },
+  }
+  return null;
+}
+
+/** The reading itself, the same in every version. */
+const readFile: Pick<ToolDef, "exec"> = {
   async exec(s, a) {
     const fp = str(a.file_path);
     const abs = posix.resolve(fp);
@@ -172,4 +209,22 @@ export const readFileTool = qwenTool({
       text: partial ? `Showing lines ${startLine + 1}-${endLine} of ${total} total lines.\n\n---\n\n${body}` : body,
     };
   },
+};
+
+/** The read_file tool. */
+export const readFileTool = qwenTool({
+  name: "read_file",
+  params: READ_PARAMS,
+  maxChars: Infinity,
+  check,
+  ...readFile,
+});
+
+/** read_file as qwen-code 0.24.3 had it: null not accepted for offset, limit and pages, its own notebook refusals. */
+export const readFileTool0243 = qwenTool({
+  name: "read_file",
+  params: READ_PARAMS_0_24_3,
+  maxChars: Infinity,
+  check: check0243,
+  ...readFile,
 });

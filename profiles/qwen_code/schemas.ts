@@ -85,6 +85,30 @@ export const READ_PARAMS = {
   type: "object",
 };
 
+/** read_file's parameters in 0.24.3 (recorded): no null, and the notebook sentence absent from each description. */
+export const READ_PARAMS_0_24_3 = {
+  properties: {
+    file_path: READ_PARAMS.properties.file_path,
+    offset: {
+      description:
+        "Optional: For text files, the 0-based line number to start reading from. Requires 'limit' to be set. Use for paginating through large files.",
+      type: "integer",
+    },
+    limit: {
+      description:
+        "Optional: For text files, maximum number of lines to read. Use with 'offset' to paginate through large files. If omitted, reads the entire file (if feasible, up to a default limit).",
+      type: "integer",
+    },
+    pages: {
+      description:
+        "Optional: For PDF files, the page range to extract as text (e.g., '1-5', '3', '10-20'). Pages are 1-indexed. Max 20 pages per request. Open-ended ranges like '3-' are not supported. Use this for large PDFs or when the model does not support native PDF input.",
+      type: "string",
+    },
+  },
+  required: ["file_path"],
+  type: "object",
+};
+
 /** run_shell_command's parameters. */
 export const SHELL_PARAMS = {
   type: "object",

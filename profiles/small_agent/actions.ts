@@ -4,7 +4,7 @@
  * body, applies the loop guard to the read-only actions and runs the action.
  */
 import { OpError, read, write } from "../../lib/harness/tools/ops.ts";
-import { type NumberedLine, SMALL_AGENT_EDIT } from "../../lib/harness/tools/edit_match/small_agent.ts";
+import { type NumberedLine, SMALL_AGENT_EDIT } from "./edit_match.ts";
 import { chainFor } from "../../lib/harness/tools/edit_match/types.ts";
 import { headTailChars } from "../../lib/harness/tools/truncate.ts";
 import type { Session } from "../../lib/harness/types.ts";

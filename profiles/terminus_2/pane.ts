@@ -9,7 +9,7 @@
 import type { Session } from "../../lib/harness/types.ts";
 import { limitOutputLength } from "../../lib/harness/protocols/terminus_json.ts";
 import { pyStrip } from "../../lib/harness/lang/python_values.ts";
-import { Tmux } from "../../lib/harness/tools/tmux.ts";
+import { Tmux } from "./tmux.ts";
 import type { KeyCommand } from "../../lib/harness/types.ts";
 import { pyLen, pySlice } from "../../lib/harness/lang/python_text.ts";
 

@@ -2,7 +2,8 @@
 # Verifier for count-error-lines: grades the last integer of the agent's final reply.
 mkdir -p /logs/verifier
 echo '{"reward": 0, "answer_found": 0}' > /logs/verifier/reward.json
-timeout 20 python3 - <<'PY' || true
+# -I: the working directory is not on sys.path, so a json.py the agent left there is not imported.
+timeout 20 python3 -I - <<'PY' || true
 import json, re
 
 EXPECTED = 35  # lines of the shipped app.log whose level field is ERROR

@@ -8,7 +8,8 @@ import traceback
 
 WORKDIR = sys.argv[1] if len(sys.argv) > 1 else "/workdir"
 HERE = os.path.dirname(os.path.abspath(__file__))
-REWARD = "/logs/verifier/reward.json"
+# Where the result goes: test.sh runs this as nobody and writes the reward from it.
+REWARD = os.environ.get("REWARD_OUT", "/logs/verifier/reward.json")
 
 COUNT_CASES = [
     ("Hello, world! Hello.", {"hello": 2, "world": 1}),

@@ -2,7 +2,8 @@
 # Verifier for stop-runaway: grades the live process list captured from the agent's container.
 mkdir -p /logs/verifier
 echo 0 > /logs/verifier/reward.txt
-timeout 20 python3 - <<'PY' || true
+# -I: the working directory is not on sys.path, so a json.py the agent left there is not imported.
+timeout 20 python3 -I - <<'PY' || true
 import json, os
 
 def runs(proc, script):
