@@ -126,6 +126,8 @@ export function claudeCode(): HarnessProfile {
       // With no model given, the name claude-code was recorded with.
       return { os_version: os ?? "", git_repo: git === "true" ? "true" : "false", model: values.model || "stub-model" };
     },
+    // The words of bash.ts's `<persisted-output>` block.
+    truncationMark: String.raw`<persisted-output>|^Output too large \(`,
     execTimeout: 120,
     // claude-code persists outputs over 30000 characters whole, so the runtime keeps more than its default.
     runtimeMaxOutput: 8 << 20,

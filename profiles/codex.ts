@@ -100,6 +100,8 @@ export function codex(): HarnessProfile {
       const zone = tz || link?.replace(/^.*zoneinfo\//, "") || "Etc/UTC";
       return { codex_home: `${home || "/root"}/.codex`, timezone: zone };
     },
+    // The words of output.ts's cut and its warning.
+    truncationMark: String.raw`…\d+ (chars|tokens) truncated…|^Warning: truncated output \(`,
     execTimeout: 600,
     chatTemplateKwargs: null,
     context: "codex compacts the history automatically near 95% of the model's context window (272000 tokens for " +

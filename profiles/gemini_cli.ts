@@ -109,6 +109,11 @@ export function geminiCli(): HarnessProfile {
       };
     },
     // No overall time limit in gemini (only 5 minutes without output); a call's channel is bounded here (approx.).
+    // The words of gemini_cli/truncate.ts and read_file.ts.
+    truncationMark: [
+      String.raw`Output too large\. Showing first [\d,]+ and last [\d,]+ characters`,
+      String.raw`The file content has been truncated`,
+    ].join("|"),
     execTimeout: 1800,
     runtimeMaxOutput: 16 << 20,
     chatTemplateKwargs: null,

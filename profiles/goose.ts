@@ -108,6 +108,8 @@ export function goose(): HarnessProfile {
     answerChannel: true,
     shell: { tool: "shell", arg: "command" },
     // goose has no default timeout; this bounds every command (approx.).
+    // The words of its shell tool's line limit.
+    truncationMark: String.raw`\[Output exceeded [\d,]+ line limit`,
     execTimeout: 600,
     context: "goose summarises the conversation when the context nears the model's limit (its thresholds were not " +
       "read for this profile). Not emulated.",

@@ -67,6 +67,8 @@ export function hermes(): HarnessProfile {
     answerChannel: true,
     shell: { tool: "terminal", arg: "command" },
     // The foreground maximum bounds every call; a call without `timeout` gets hermes' 180 s default.
+    // The words of hermes/terminal.ts's marker and files.ts's long lines.
+    truncationMark: String.raw`\[OUTPUT TRUNCATED - \d+ chars omitted|\.\.\. \[truncated\]`,
     execTimeout: MAX_FOREGROUND_TIMEOUT,
     context: "hermes compresses the middle of the conversation when the context nears the model's limit and resets " +
       "its read dedup afterwards. Not emulated.",

@@ -142,6 +142,8 @@ export function kimiCli(): HarnessProfile {
     },
     answerChannel: true,
     shell: { tool: "Shell", arg: "command" },
+    // The words of its shell tool's note and cut.
+    truncationMark: String.raw`Output is truncated to fit in the message|\[\.\.\.truncated\]`,
     execTimeout: 60,
     context: "kimi-cli compacts the context when it nears the model's limit (not emulated); max_steps_per_turn 1000.",
     models: KIMI_CLI_MODELS,

@@ -286,6 +286,14 @@ function base(): Omit<HarnessProfile, "name" | "system" | "user" | "tools" | "pr
     // v2.4.0+: RepeatedFormatError after max_consecutive_format_errors = 3.
     maxFormatErrors: 3,
     shell: { tool: "bash", arg: "command" },
+    // The words of the observation templates (text and JSON).
+    truncationMark: [
+      String.raw`<elided_chars>`,
+      String.raw`\d+ characters elided`,
+      String.raw`"elided_chars": \d+`,
+      String.raw`output of your last command was too long`,
+      String.raw`"warning": "Output too long\."`,
+    ].join("|"),
     execTimeout: 30,
     context: "none: the whole history is sent every turn",
     models: MINI_SWE_AGENT_MODELS,

@@ -104,6 +104,8 @@ export function opencode(): HarnessProfile {
     // Left out by design (docs/spec-notes.md): skills, subagents, todo lists and web fetches are not part of the task.
     omittedTools: ["skill", "task", "todowrite", "webfetch"],
     shell: { tool: "bash", arg: "command" },
+    // The words of its bash tool's cut.
+    truncationMark: String.raw`\.\.\.output truncated\.\.\.`,
     execTimeout: DEFAULT_TIMEOUT_MS / 1000,
     chatTemplateKwargs: null,
     async start(s, values) {

@@ -92,6 +92,8 @@ export function openhandsSdk(): HarnessProfile {
     answerChannel: true,
     shell: { tool: "terminal", arg: "command" },
     // The no-change timeout: a call without `timeout` is killed after 30 s (upstream returns then, leaving it running).
+    // The words of terminal.ts's and file_editor.ts's notices.
+    truncationMark: String.raw`<response clipped><NOTE>`,
     execTimeout: 30,
     context: "OpenHands condenses only when a condenser is configured (none by default); max_iteration_per_run 500. " +
       "Not emulated.",

@@ -20,6 +20,8 @@ export function palingenesisDefaultV1(): HarnessProfile {
     protocol: { kind: "native" },
     stop: { kind: "submit", tool: "submit", confirm: false },
     answer: { kind: "last_text" },
+    // The words of its own cut.
+    truncationMark: String.raw`\[\.\.\. \d+ characters cut \.\.\.\]`,
     execTimeout: 60,
     shell: { tool: "bash", arg: "command" },
     // HarborEnv's own dialect: its design lets a caller narrow its tools and send a row's first messages as given.

@@ -78,6 +78,8 @@ export function pi(): HarnessProfile {
     answerChannel: true,
     shell: { tool: "bash", arg: "command" },
     // pi has no default timeout; this bounds every command (approx.).
+    // The words of pi/bash.ts and read.ts.
+    truncationMark: String.raw`Showing lines \d+-\d+ of \d+`,
     execTimeout: 600,
     context: "pi compacts only after the final answer, when the last usage exceeds contextWindow - 16384 " +
       "(111616 tokens with the defaults), in one extra request without tools; mid-episode only on a context-overflow " +

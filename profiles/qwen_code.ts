@@ -121,6 +121,12 @@ export function qwenCode(): HarnessProfile {
       // The context is `.trim()`med as a whole: an empty listing loses its last newline.
       return { date: qwenDate(), folder_structure: (await folderStructure(s, s.workdir)).trimEnd() };
     },
+    // The words of qwen_code/truncate.ts and read_file.ts.
+    truncationMark: [
+      String.raw`\.\.\. \[CONTENT TRUNCATED\] \.\.\.`,
+      String.raw`^Tool output was too large and has been truncated`,
+      String.raw`Showing lines \d+-\d+ of \d+ total lines`,
+    ].join("|"),
     execTimeout: SHELL_TIMEOUT_MS / 1000,
     // qwen buffers up to 64 MiB of a command's output; 16 MiB per stream here (approx.).
     runtimeMaxOutput: 16 << 20,

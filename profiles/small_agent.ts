@@ -72,6 +72,8 @@ export function smallAgent(): HarnessProfile {
     answer: { kind: "last_text" },
     // The oracle's command goes into a `run` action.
     shell: { tool: "act", arg: "action", prefix: "run " },
+    // The words of its own cut.
+    truncationMark: String.raw`\[… \d+ characters cut …\]`,
     execTimeout: 120,
     edits: { matcher: SMALL_AGENT_EDIT },
     context: "none: the whole history is sent every turn",

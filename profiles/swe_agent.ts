@@ -91,6 +91,8 @@ export function sweAgent(): HarnessProfile {
     badArguments: () => "Your action could not be parsed properly: Tool call arguments are not valid JSON..\n",
     start: (s) => startRepo(s),
     shell: { tool: "bash", arg: "command" },
+    // The words of messages.ts's and editor.ts's notices.
+    truncationMark: String.raw`<response clipped><NOTE>`,
     execTimeout: 30,
     chatTemplateKwargs: null,
     context: "No compaction: default.yaml's only history processor adds Anthropic cache_control markers to the last " +

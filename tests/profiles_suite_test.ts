@@ -257,10 +257,18 @@ for (const name of profileNames()) {
     const numbers = shown.split("\n").filter((l) => /^\d+$/.test(l.trim())).length;
     if (WHOLE_OUTPUT.has(name)) return assert.equal(numbers, lines, "this harness shows a long output whole");
     assert.ok(numbers < lines, `all ${lines} lines of a long output are shown`);
-    const marks = shown.split("\n").filter((l) => TRUNCATION_MARK.test(l));
-    if (UNMARKED_CUT.has(name)) return assert.deepEqual(marks, [], "this harness cuts without a mark");
-    const other = shown.split("\n").filter((l) => !/^\d+$/.test(l.trim())).slice(0, 12);
-    assert.ok(marks.length > 0, `no truncation mark the viewer knows in: ${JSON.stringify(other)}`);
+    const declared = ep.profile.truncationMark;
+    if (UNMARKED_CUT.has(name)) {
+      assert.equal(declared, undefined, "this harness cuts without a mark: it declares none");
+      return assert.deepEqual(shown.split("\n").filter((l) => TRUNCATION_MARK.test(l)), [], "no mark shown");
+    }
+    // The profile's own mark (data) finds its cut, and no line of the output itself.
+    assert.ok(declared, "a harness that cuts with a mark declares it (truncationMark)");
+    const mark = new RegExp(declared, "i");
+    const rows = shown.split("\n");
+    const other = rows.filter((l) => !/^\d+$/.test(l.trim())).slice(0, 12);
+    assert.ok(rows.some((l) => mark.test(l)), `its truncationMark matches no line of: ${JSON.stringify(other)}`);
+    assert.ok(!rows.some((l) => /^\d+$/.test(l.trim()) && mark.test(l)), "the mark matches a plain output line");
   };
   const longWhat = "a long output is cut in the harness's words, with a mark the viewer keeps in view";
   if (local) {

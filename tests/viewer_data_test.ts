@@ -7,7 +7,11 @@ import { join } from "node:path";
 import { compareViewerData, profileSlots } from "../lib/eval/report/viewer_compare.ts";
 import { packViewerData, UNPACK_SCRIPT, viewerData, viewerEpisode } from "../lib/eval/report/viewer_data.ts";
 import { episodeTokens, exitReason, shownMetrics, testsRan, verifierNote } from "../lib/eval/report/viewer_facts.ts";
+import { getProfile } from "../lib/harness/registry.ts";
+import { registerBuiltins } from "../profiles/mod.ts";
 import { traj } from "./trajectory_fixture.ts";
+
+registerBuiltins();
 
 Deno.test("viewer: 'the tests did not run' only when they did not; an empty output of tests that ran says so", () => {
   const ran = traj({ row_id: "a", sample: 0, reward: 1, metrics: { "metric/reward": 1 } });
@@ -39,6 +43,21 @@ Deno.test("viewer: 'the tests did not run' only when they did not; an empty outp
   assert.equal(verifierNote(capture), `the tests did not run: ${capture.error}`);
   assert.equal(viewerEpisode(capture).verifier_note, verifierNote(capture));
   assert.equal(viewerEpisode(ran).verifier_note, "test.sh printed nothing");
+});
+
+Deno.test("viewer: an episode carries its profile's own truncation mark; an unknown profile, the generic one alone", () => {
+  const pi = viewerEpisode(traj({ row_id: "a", sample: 0, reward: 1, profile: "pi@0.73.1" }));
+  assert.equal(pi.truncation_mark, getProfile("pi@0.73.1").truncationMark);
+  assert.match("[Showing lines 98002-100001 of 100001. Full output: /tmp/x.log]", new RegExp(pi.truncation_mark!, "i"));
+  // A harness that cuts without a mark (terminus-2), and a profile this process did not load.
+  assert.equal(
+    viewerEpisode(traj({ row_id: "b", sample: 0, reward: 1, profile: "terminus-2" })).truncation_mark,
+    undefined,
+  );
+  assert.equal(
+    viewerEpisode(traj({ row_id: "c", sample: 0, reward: 1, profile: "mine@9" })).truncation_mark,
+    undefined,
+  );
 });
 
 Deno.test("viewer: only meaningful metrics (no profile one-hot, no repeated reward)", () => {

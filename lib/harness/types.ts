@@ -198,6 +198,12 @@ export interface HarnessProfile {
   shell?: { tool: string; arg: string; prefix?: string };
   /** Default shell timeout, seconds. */
   execTimeout: number;
+  /**
+   * The harness's mark on a cut output, as a regular expression source matched case-insensitively against one line:
+   * the viewer highlights such lines and keeps them in a folded result's preview; the shared profile suite checks it
+   * against the profile's own long output (default none: the viewer's generic mark alone).
+   */
+  truncationMark?: string;
   /** The runtime's own output cap in bytes, applied before the profile's truncation (default 1 MiB). */
   runtimeMaxOutput?: number;
   /** Chat-template kwargs of this harness's episodes (null: the model's default). */

@@ -3,6 +3,7 @@
  * kept), plus the run's pass threshold and k. The page reads it from a `<script type="application/json">` element, or
  * from the view server's `data.json` while a run goes on.
  */
+import { getProfile } from "../../harness/registry.ts";
 import { parseTaskConfig } from "../../task/task_config.ts";
 import { latestById, type Trajectory } from "../trajectory.ts";
 import { type EpisodeTokens, episodeTokens, exitReason, shownMetrics, verifierNote } from "./viewer_facts.ts";
@@ -32,6 +33,8 @@ export type ViewerEpisode = Omit<Trajectory, "rollout_details" | "loss_mask"> & 
   shown_metrics: Record<string, number>;
   /** Comparing runs: the label of the run the episode belongs to (its `id` is then `<run>:<record id>`). */
   run?: string;
+  /** The profile's `truncationMark`, when it is registered here and declares one. */
+  truncation_mark?: string;
 };
 
 /** The viewer's data. */
@@ -61,6 +64,7 @@ export function viewerEpisode(t: Trajectory): ViewerEpisode {
   const timeout = t.exit_status === "timeout" ? t.agent_timeout_sec ?? agentTimeoutOf(t.task_dir) : undefined;
   const reason = exitReason(t, timeout);
   const note = verifierNote(t);
+  const mark = truncationMarkOf(t.profile);
   return {
     ...rest,
     ...(r
@@ -74,8 +78,23 @@ export function viewerEpisode(t: Trajectory): ViewerEpisode {
     ...(tokens ? { tokens } : {}),
     ...(reason ? { reason } : {}),
     ...(note ? { verifier_note: note } : {}),
+    ...(mark ? { truncation_mark: mark } : {}),
     shown_metrics: shownMetrics(t.metrics),
   };
+}
+
+const marks = new Map<string, string | undefined>();
+
+/** The truncation mark of profile `spec` (looked up once), or undefined when it is not registered or declares none. */
+function truncationMarkOf(spec: string): string | undefined {
+  if (!marks.has(spec)) {
+    let mark: string | undefined;
+    try {
+      mark = getProfile(spec).truncationMark;
+    } catch { /* a profile of a module this process did not load: the generic mark serves */ }
+    marks.set(spec, mark);
+  }
+  return marks.get(spec);
 }
 
 const timeouts = new Map<string, number | undefined>();

@@ -4,7 +4,7 @@
  * the verifier's output (or why there is none), the reward and the metrics worth showing.
  */
 
-/** The pane's part of the page script; it uses the core's `h`, `set`, `outcome`, `text`, `secs`, `TRUNC`, `DATA`. */
+/** The pane's part of the page script; it uses the core's `h`, `set`, `outcome`, `text`, `secs`, `TRUNC` (which it sets per episode), `truncFor`, `DATA`. */
 export const PANE_SCRIPT: string = String.raw`
 function marked(str) {
   const out = [];
@@ -102,6 +102,7 @@ function kv(obj) {
 
 function pane(e, side, s) {
   if (!e) return h("div", { class: "pane" }, h("p", { class: "err" }, "no episode " + (side === "ep" ? s.ep : s.vs)));
+  TRUNC = truncFor(e);
   const o = outcome(e);
   const others = DATA.episodes.filter((x) => x.id !== e.id)
     .sort((a, b) => (b.id === e.pair) - (a.id === e.pair) || (b.task === e.task) - (a.task === e.task) ||
