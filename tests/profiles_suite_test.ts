@@ -6,8 +6,11 @@
  * differs between profiles is data (`ORACLE`), and a profile leaves a shared test only through `SKIP`.
  */
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { ProfileEpisode } from "../lib/harness/episode.ts";
+import { exactly, type OracleExpectation, type OracleExpectations } from "../lib/harness/oracle_expectation.ts";
 import { playOracle } from "../lib/harness/oracle_policy.ts";
 import { getProfile, profileNames } from "../lib/harness/registry.ts";
 import type { ChatMessage } from "../lib/harness/types.ts";
@@ -25,96 +28,19 @@ const solveSh = (task: string) => Deno.readTextFile(join(task, "solution", "solv
 
 /** The last line solve.sh prints on fix-word-count (no quote or newline inside, so it can sit in JSON or a pane). */
 const FIXED = String.raw`Fixed wordcount\.py \([^"\n]*\) and made wc\.py honour -n\.`;
-const exactly = (pattern: string) => new RegExp(`^${pattern}$`);
 
-/** What the oracle's run on fix-word-count looks like under one profile, beyond what every profile must do. */
-interface OracleRun {
-  /** Assistant turns: the shell call running solve.sh, then the stop rule's (a reply, a review, a confirmation). */
-  turns: number;
-  /**
-   * The result of the shell call in the profile's wording around solve.sh's output: one pattern for a string result,
-   * one per part for a list of text parts.
-   */
-  shellResult: RegExp | RegExp[];
+/** Every profile folder's `oracle.ts`, merged: what the oracle's run on fix-word-count looks like under each. */
+const ORACLE: Record<string, OracleExpectation> = {};
+const PROFILES = join(import.meta.dirname!, "..", "profiles");
+for (const entry of [...Deno.readDirSync(PROFILES)].sort((a, b) => a.name.localeCompare(b.name))) {
+  const file = join(PROFILES, entry.name, "oracle.ts");
+  if (!entry.isDirectory || !existsSync(file)) continue;
+  const mod: { ORACLE: OracleExpectations } = await import(pathToFileURL(file).href);
+  for (const [name, run] of Object.entries(mod.ORACLE)) {
+    assert.ok(!(name in ORACLE), `${name}: in two folders' oracle.ts`);
+    ORACLE[name] = run;
+  }
 }
-
-/** Every registered profile, by `name@version`. */
-const ORACLE: Record<string, OracleRun> = {
-  // exec_command with codex's header (the chunk id and wall time vary), then a reply.
-  "codex@0.171.0": {
-    turns: 2,
-    shellResult: exactly(
-      String.raw`Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\nProcess exited with code 0\n` +
-        String.raw`Original token count: \d+\nOutput:\n${FIXED}\n`,
-    ),
-  },
-  // Bash (claude-code trims the output's trailing newline), then a reply.
-  "claude-code@2.1.332": { turns: 2, shellResult: exactly(FIXED) },
-  // run_shell_command's functionResponse as JSON, the output inside <untrusted_context>, then a reply.
-  "gemini-cli@0.61.0": {
-    turns: 2,
-    shellResult: exactly(
-      String.raw`\{"output":"<untrusted_context>\\nOutput: ${FIXED}\\n` +
-        String.raw`Process Group PGID: \d+\\n</untrusted_context>"\}`,
-    ),
-  },
-  "goose@1.55.0": { turns: 2, shellResult: exactly(FIXED) },
-  "hermes@main-e6899c8": {
-    turns: 2,
-    shellResult: exactly(String.raw`\{"output": "${FIXED}", "exit_code": 0, "error": null\}`),
-  },
-  "kimi-cli@1.49.0": {
-    turns: 2,
-    shellResult: [exactly(String.raw`<system>Command executed successfully\.</system>`), exactly(`${FIXED}\n`)],
-  },
-  // Submits with the sentinel in a second bash call.
-  "mini-swe-agent@2.4.6": {
-    turns: 2,
-    shellResult: exactly(String.raw`\{\n  "returncode": 0,\n  "output": "${FIXED}\\n"\n\}`),
-  },
-  "mini-swe-agent-text@2.4.6": {
-    turns: 2,
-    shellResult: exactly(String.raw`<returncode>0</returncode>\n<output>\n${FIXED}\n</output>`),
-  },
-  // One bash call, then a reply.
-  "opencode@1.18.33": { turns: 2, shellResult: exactly(`${FIXED}\n`) },
-  // terminal, then finish.
-  "openhands-sdk@1.43.1": {
-    turns: 2,
-    shellResult: [
-      exactly(
-        String.raw`${FIXED}\n\[The command completed with exit code 0\.\]\n\[Current working directory: /workdir\]` +
-          String.raw`\n\[Command finished with exit code 0\]`,
-      ),
-    ],
-  },
-  // A `run` action, then a reply without an action block.
-  "small-agent@1": { turns: 2, shellResult: exactly(String.raw`\[exit 0\]\n${FIXED}\n`) },
-  // bash, then submit (with the answer as its text).
-  "palingenesis-default@1": { turns: 2, shellResult: exactly(String.raw`\[exit code 0\]\n${FIXED}\n`) },
-  // nanocode's bash strips its output; /bin/sh is dash, so the oracle hands solve.sh to bash.
-  "palingenesis-default@2": { turns: 2, shellResult: exactly(FIXED) },
-  // One bash call (no "Command exited with code"), then a final reply.
-  "pi@0.73.1": { turns: 2, shellResult: exactly(`${FIXED}\n`) },
-  // run_shell_command echoes the command, then a final reply.
-  "qwen-code@0.24.4": {
-    turns: 2,
-    shellResult: [
-      exactly(
-        String.raw`Command: bash /tmp/\.pgs-oracle-solve > /tmp/\.pgs-oracle-out; cat /tmp/\.pgs-oracle-out\n` +
-          String.raw`Directory: \(root\)\nOutput: ${FIXED}\n` +
-          String.raw`Error: \(none\)\nExit Code: 0\nSignal: \(none\)\nProcess Group PGID: \(none\)`,
-      ),
-    ],
-  },
-  // bash, then submit twice: the first one answers with the review.
-  "swe-agent@main-3ea751c": { turns: 3, shellResult: exactly(`OBSERVATION:\n${FIXED}\n`) },
-  // Keystrokes into the pane, then task_complete twice (the flag stop confirms).
-  "terminus-2@harbor-0.22.0": {
-    turns: 3,
-    shellResult: new RegExp(String.raw`^New Terminal Output:\n[\s\S]*\n${FIXED}\n`),
-  },
-};
 
 /** The shared tests, by the key `SKIP` names them with. */
 type SharedTest = "first-prompt" | "fix-word-count" | "count-error-lines" | "long-output";
@@ -179,14 +105,16 @@ function assertShellResult(obs: ChatMessage, expected: RegExp | RegExp[]): void 
 }
 
 /** A derived version's data is the version it extends' unless it has its own. */
-const oracleOf = (name: string): OracleRun | undefined => {
+const oracleOf = (name: string): OracleExpectation | undefined => {
   const base = getProfile(name).extends;
   return ORACLE[name] ?? (base ? ORACLE[`${name.slice(0, name.lastIndexOf("@"))}@${base.version}`] : undefined);
 };
 
 Deno.test("profiles suite: the oracle data covers exactly the registered profiles; skips name registered ones", () => {
-  for (const name of Object.keys(ORACLE)) assert.ok(profileNames().includes(name), `ORACLE names ${name}`);
-  for (const name of profileNames()) assert.ok(oracleOf(name), `ORACLE has no entry for ${name} (nor its base)`);
+  for (const name of Object.keys(ORACLE)) assert.ok(profileNames().includes(name), `an oracle.ts names ${name}`);
+  for (const name of profileNames()) {
+    assert.ok(oracleOf(name), `no profile folder's oracle.ts has ${name} (nor its base)`);
+  }
   for (const name of Object.keys(SKIP)) assert.ok(profileNames().includes(name), `SKIP names ${name}`);
 });
 
@@ -285,13 +213,13 @@ for (const name of profileNames()) {
     `the oracle solves fix-word-count in ${expected?.turns} turns (reward 1)`,
     (docker) =>
       withEpisode(docker, getProfile(name), FIX, async (ep, score) => {
-        assert.ok(expected, `ORACLE has no entry for ${name}`);
+        assert.ok(expected, `no oracle.ts has ${name}`);
         const answer = await playOracle(ep, await solveSh(FIX));
         assert.equal(ep.done, true, "the stop rule ended the episode");
         assert.equal(ep.counters.formatErrors, 0);
         assert.equal(ep.counters.turns, expected.turns, "the shell call, then the stop rule's turns");
         assert.match(answer, exactly(`${FIXED}\n`), "solve.sh's output");
-        assertShellResult(shellObservation(ep), expected.shellResult);
+        assertShellResult(shellObservation(ep), expected.shellResult(FIXED));
         const v = await score();
         assert.equal(v.reward, 1, v.error);
       }),

@@ -1,0 +1,10 @@
+/** What the shared profile suite expects of the oracle's run on fix-word-count under kimi-cli@1.49.0. */
+import { exactly, type OracleExpectations } from "../../lib/harness/oracle_expectation.ts";
+
+/** By `name@version`; a derived version without its own entry takes its base's. */
+export const ORACLE: OracleExpectations = {
+  "kimi-cli@1.49.0": {
+    turns: 2,
+    shellResult: (out) => [exactly(String.raw`<system>Command executed successfully\.</system>`), exactly(`${out}\n`)],
+  },
+};
