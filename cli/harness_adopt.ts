@@ -11,7 +11,7 @@ import { ImageStore } from "../lib/runtime/images.ts";
 import type { Runtime } from "../lib/runtime/runtime.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
-import { type Command, parseFlags, runtimeFlag } from "./args.ts";
+import { answeringRuntime, type Command, parseFlags } from "./args.ts";
 import { checkOutputFile } from "./output_path.ts";
 
 const usage = `Usage: pgs harness adopt RECORDING_DIR --profile NAME[@VERSION] --out OVERLAY.json [--task DIR]
@@ -87,7 +87,12 @@ export const harnessAdopt: Command = {
     const rec = await loadRecording(dir);
     const profile = withHarnessModel(getProfile(full), rec.model);
     const found = values.task
-      ? await profileValues(runtimeFlag("harness adopt", values.runtime), profile, resolve(values.task), rec.cwd)
+      ? await profileValues(
+        await answeringRuntime("harness adopt", values.runtime),
+        profile,
+        resolve(values.task),
+        rec.cwd,
+      )
       : undefined;
     let overlay;
     try {

@@ -9,7 +9,7 @@ import { getProfile, resolveProfileName } from "../lib/harness/registry.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
-import { type Command, parseFlags, readOverlays, RUNTIME_HELP, runtimeFlag } from "./args.ts";
+import { answeringRuntime, type Command, parseFlags, readOverlays, RUNTIME_HELP } from "./args.ts";
 
 const profilesUsage = `Usage: pgs harness profiles [--long | --json] [--profiles-module PATH]
 
@@ -125,23 +125,22 @@ export const harnessShow: Command = {
     } catch (e) {
       throw new UsageError(`harness show: ${(e as Error).message}`);
     }
-    const runtime = runtimeFlag("harness show", values.runtime as string | undefined);
+    // Bad input first (the model name, the overlay), then the engine, then a container.
+    const model = values["harness-model"] as string | undefined;
+    let profile = withHarnessModel(getProfile(full), model);
+    const overlays = await readOverlays("harness show", values.overlay ? [values.overlay as string] : []);
+    try {
+      profile = withOverlay(profile, overlays, model);
+    } catch (e) {
+      throw new UsageError(`harness show: ${(e as Error).message}`);
+    }
+    if (overlays.length && !profile.overlay) {
+      throw new UsageError(`harness show: --overlay ${values.overlay} was adopted for ${overlays[0].overlay.profile}`);
+    }
     const task = await loadTask(values.task);
+    const runtime = await answeringRuntime("harness show", values.runtime as string | undefined);
     const box = await Sandbox.start(task, new ImageStore(runtime), { prepareVerifier: false });
     try {
-      const model = values["harness-model"] as string | undefined;
-      let profile = withHarnessModel(getProfile(full), model);
-      const overlays = await readOverlays("harness show", values.overlay ? [values.overlay as string] : []);
-      try {
-        profile = withOverlay(profile, overlays, model);
-      } catch (e) {
-        throw new UsageError(`harness show: ${(e as Error).message}`);
-      }
-      if (overlays.length && !profile.overlay) {
-        throw new UsageError(
-          `harness show: --overlay ${values.overlay} was adopted for ${overlays[0].overlay.profile}`,
-        );
-      }
       const ep = new ProfileEpisode(profile, box);
       const messages = await ep.begin(task.instruction);
       const harnessModel = profile.harnessModel ?? null, generation = profile.generation ?? null;

@@ -226,3 +226,34 @@ Deno.test("other bad input is one line too: a module, a weight list, a script wi
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("harness show and adopt --task: no engine is one line naming it, after the overlay is checked", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pgs_cli_errors_" });
+  try {
+    const env = { DOCKER_HOST: NO_ENGINE };
+    const engine = /^pgs: harness show: no docker engine answers at unix:\/\/\/nonexistent\/pgs-test\.sock$/;
+    await oneLine(["harness", "show", "pi", "--task", COUNT], 2, engine, env);
+    // Bad input is named before the engine is asked.
+    const bad = join(dir, "bad.json");
+    await Deno.writeTextFile(bad, "not json");
+    await oneLine(
+      ["harness", "show", "pi", "--task", COUNT, "--overlay", bad],
+      2,
+      /--overlay: .*bad\.json: not JSON/,
+      env,
+    );
+    // adopt reads the recording, then asks the engine for the task's values.
+    const rec = join(dir, "rec");
+    await Deno.mkdir(rec);
+    await Deno.writeTextFile(join(rec, "requests.jsonl"), "");
+    await oneLine(
+      ["harness", "adopt", rec, "--profile", "pi", "--task", COUNT, "--out", join(dir, "o.json")],
+      2,
+      /^pgs: harness adopt: no docker engine answers at /,
+      env,
+    );
+    assert.equal(await exists(join(dir, "o.json")), false, "no overlay left behind");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
