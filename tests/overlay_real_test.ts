@@ -1,11 +1,11 @@
 /**
  * The user's own install, end to end with real harnesses (by default two of two wire APIs, gemini-cli: Gemini and
- * qwen-code: chat completions; CI records all six npm harnesses, four wire APIs): `pgs harness capture --local` records one into a scratch folder, `pgs harness adopt` turns the
- * recording into an overlay, and `harness show --overlay`'s first prompt carries the recording's own system text, user
- * parts and every tool (names, order, descriptions, schemas) exactly, once the working directory, HOME and the install
- * folder are normalised. The harnesses come from PGS_HARNESS_PREFIX (`scripts/install_harnesses.ts`, which .ci/run
- * runs); without it the tests are ignored, with it a missing install fails. PGS_REAL_HARNESSES=opencode,pi,... runs
- * the same check on other harnesses installed there (.ci/run names all six npm harnesses).
+ * qwen-code: chat completions; CI records all six npm harnesses, four wire APIs): `pgs harness capture --local`
+ * records one into a scratch folder, `pgs harness adopt` turns the recording into an overlay, and `harness show
+ * --overlay`'s first prompt carries the recording's own system text, user parts and every tool (names, order,
+ * descriptions, schemas) exactly, once the working directory, HOME and the install folder are normalised. The
+ * harnesses come from PGS_HARNESS_PREFIX (`scripts/install_harnesses.ts`, which .ci/run runs); without it the tests are
+ * ignored, with it a missing install fails. PGS_REAL_HARNESSES (comma-separated) names the harnesses to record.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
