@@ -4,7 +4,10 @@
  * the verifier's output (or why there is none), the reward and the metrics worth showing.
  */
 
-/** The pane's part of the page script; it uses the core's `h`, `set`, `outcome`, `text`, `secs`, `TRUNC` (which it sets per episode), `truncFor`, `DATA`. */
+/**
+ * The pane's part of the page script; it uses the core's `h`, `set`, `outcome`, `text`, `secs`, `truncFor`, `DATA`
+ * and `TRUNC`, which it sets to each episode's mark as it draws the episode.
+ */
 export const PANE_SCRIPT: string = String.raw`
 function marked(str) {
   const out = [];
