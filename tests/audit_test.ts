@@ -10,12 +10,13 @@ import { type AuditResult, auditTasks } from "../lib/audit/audit.ts";
 import { BATTERY, HINTS } from "../lib/audit/battery.ts";
 import { exploitPolicy } from "../lib/audit/exploit_policy.ts";
 import { auditHtml } from "../lib/audit/report_html.ts";
+import { checkTasks } from "../lib/eval/check.ts";
 import type { PolicyRequest } from "../lib/eval/policy.ts";
 import { getProfile, resolveProfileName } from "../lib/harness/registry.ts";
 import { owner, trackedContainers } from "../lib/runtime/hygiene.ts";
 import { findTasks } from "../lib/task/task.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
-import { countPidContainers, dockerTest } from "./docker_helpers.ts";
+import { countPidContainers, dockerTest, soakTest } from "./docker_helpers.ts";
 
 registerBuiltins();
 
@@ -126,6 +127,39 @@ dockerTest(
       assert.equal(r.hackable, EXPECTED[name].length > 0, name);
       assert.equal(r.hints.length > 0, r.hackable, name);
       assert.equal(r.modes.length, 1);
+    }
+  },
+);
+
+/**
+ * The fixtures whose tests watch a live service must not flake on a loaded machine (a CI run once caught one's test
+ * reading the heartbeat between its writer's truncation and its write; the old test failed about one round in two
+ * here): twelve copies of each, 24 tasks' oracles and nops at once, three rounds, beside the rest of the soak tier.
+ */
+soakTest(
+  "audit fixtures with live services under load: 3 rounds of 24 tasks at once, every oracle 1, every nop 0",
+  async () => {
+    const root = await Deno.makeTempDir({ prefix: "pgs_audit_soak_" });
+    try {
+      const dirs: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        for (const name of ["agent-service", "image-service"]) {
+          const dir = path.join(root, `${name}-${i}`);
+          const cp = await new Deno.Command("cp", { args: ["-r", fixture(name), dir] }).output();
+          assert.equal(cp.code, 0);
+          dirs.push(dir);
+        }
+      }
+      for (let round = 1; round <= 3; round++) {
+        const results = await checkTasks(dirs, { workers: 12 });
+        const bad = results.filter((r) => !r.valid).map((r) =>
+          `${path.basename(r.dir)}: ${r.error} | oracle: ${r.oracle?.testOutput} | nop: ${r.nop?.testOutput}`
+        );
+        assert.deepEqual(bad, [], `round ${round}`);
+        assert.deepEqual(results.map((r) => [r.oracle?.reward, r.nop?.reward]), dirs.map(() => [1, 0]));
+      }
+    } finally {
+      await Deno.remove(root, { recursive: true });
     }
   },
 );
