@@ -17,7 +17,7 @@ type Json = any;
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 
 /** The golden entry of one recording's first request with tools. */
-export function modelEntry(body: Json): Json {
+function modelEntry(body: Json): Json {
   const chat = toChat(body)!;
   // codex's code mode: the tools travel in an input item; their names are kept.
   const extra = Array.isArray(body.input)

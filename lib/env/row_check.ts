@@ -3,7 +3,7 @@ import { resolveProfileName } from "../harness/registry.ts";
 import type { EnvRow } from "./harbor_env.ts";
 
 /** The keys a row may hold; others are dropped. */
-export const ROW_KEYS = [
+const ROW_KEYS = [
   "task_dir",
   "messages",
   "harness_profile",

@@ -83,7 +83,7 @@ export function rulesFor(d: ModelDialects, name: string): ModelRule[] {
 }
 
 /** `a` with `b` merged in: objects merge key by key, anything else in `b` replaces. */
-export function mergeDeep(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+function mergeDeep(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b)) {
     const old = out[k];

@@ -45,7 +45,7 @@ const EXACT = new Set([
 const EXTENSIONS = new Set([".bzl", ".bazel", ".bzlmod", ".mk", ".cmake"]);
 
 /** The error a denied call gets (recorded). */
-export const BUILD_FILE_DENIED =
+const BUILD_FILE_DENIED =
   "Tool execution denied by policy. Modifying build configuration files requires explicit user confirmation";
 
 /** isBuildFile on a basename. */

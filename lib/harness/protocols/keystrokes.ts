@@ -9,7 +9,7 @@ import { PROTOCOL_STATE, type ProtocolDef } from "./protocol.ts";
 import { parseTerminusJson, terminusFeedback } from "./terminus_json.ts";
 
 /** Where the session keeps a completion that awaits its confirmation. */
-export const PENDING_FLAG = `${PROTOCOL_STATE}pending_flag`;
+const PENDING_FLAG = `${PROTOCOL_STATE}pending_flag`;
 
 /** A keystroke turn's JSON. */
 function keystrokeTurn(commands: { keystrokes: string; duration: number }[], complete: boolean) {
