@@ -3,7 +3,15 @@
  * process, run the exit hooks (e.g. write a summary of what finished), then exit 130 or 143. A second signal exits at
  * once.
  */
-import { creationsSettled, refuseNewContainers, removeOwnContainers } from "../lib/runtime/hygiene.ts";
+import {
+  creationsInFlight,
+  creationsSettled,
+  refuseNewContainers,
+  removeOwnContainers,
+} from "../lib/runtime/hygiene.ts";
+
+/** How long a stop waits for container creations in flight (a `run` has 120 s; a loaded engine can take a while). */
+const CREATIONS_MS = 60_000;
 
 const hooks = { start: new Set<() => void>(), exit: new Set<() => void>() };
 let installed = false;
@@ -32,7 +40,13 @@ export function installSignalCleanup(): void {
         refuseNewContainers();
         await removeOwnContainers();
         // Containers being created right now would outlive us: wait (bounded) for those calls, then sweep again.
-        await creationsSettled(20_000);
+        await creationsSettled(2_000);
+        if (creationsInFlight()) {
+          console.error(
+            `pgs: waiting for ${creationsInFlight()} container start(s) in flight, to remove them (Ctrl-C again leaves them)`,
+          );
+          await creationsSettled(CREATIONS_MS);
+        }
         await removeOwnContainers();
         runHooks(hooks.exit);
         Deno.exit(code);

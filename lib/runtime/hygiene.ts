@@ -120,6 +120,11 @@ export function refuseNewContainers(): void {
   refusing = true;
 }
 
+/** How many container creations of this process are in flight. */
+export function creationsInFlight(): number {
+  return creating;
+}
+
 /** Resolves once no container creation of ours is in flight, or after `maxMs`. */
 export async function creationsSettled(maxMs: number): Promise<void> {
   const end = Date.now() + maxMs;

@@ -129,8 +129,33 @@ export class DockerHygiene {
     }
   }
 
-  /** Removes the tracked containers and any labelled with this process's run, asynchronously. */
-  async removeOwn(): Promise<void> {
+  /**
+   * Removes the tracked containers and any labelled with this process's run, asynchronously, and returns once the
+   * engine lists none of them (or after `settleMs`): a box another removal has in hand ("removal ... already in
+   * progress") still shows in `ps -a` until that removal ends, and a stop must not say its containers are gone before.
+   */
+  async removeOwn(settleMs = REMOVE_OWN_SETTLE_MS): Promise<void> {
+    const end = Date.now() + settleMs;
+    for (;;) {
+      // When the engine cannot list them, the tracked ones are still removed, once (the next run sweeps the rest).
+      const labelled = await this.#labelled();
+      const ids = [...new Set([...this.#live, ...labelled ?? []])];
+      if (!ids.length) return;
+      const r = await this.cli.call(["rm", "-f", "-v", ...ids], { timeoutMs: 60_000 }).catch(() => null);
+      if (!r) return;
+      // The CLI names each container it could not remove; the others are gone, as are those it does not know.
+      for (const id of ids) {
+        if (r.code === 0 || !r.stderr.includes(id) || new RegExp(`No such container:? ${id}`, "i").test(r.stderr)) {
+          this.#live.delete(id);
+        }
+      }
+      if (labelled === null || Date.now() >= end) return;
+      await new Promise((ok) => setTimeout(ok, 200));
+    }
+  }
+
+  /** Full ids of the containers labelled with this process and run, or null when the engine does not answer. */
+  async #labelled(): Promise<string[] | null> {
     const me = owner();
     const ps = await this.cli.call(
       // Full ids, as tracked ones are: the same container must not be named twice (the second removal would fail).
@@ -145,14 +170,13 @@ export class DockerHygiene {
       ],
       { timeoutMs: 30_000 },
     ).catch(() => null);
-    const labelled = ps ? new TextDecoder().decode(ps.stdout).split("\n").filter(Boolean) : [];
-    const ids = [...new Set([...this.#live, ...labelled])];
-    if (!ids.length) return;
-    const r = await this.cli.call(["rm", "-f", "-v", ...ids], { timeoutMs: 60_000 }).catch(() => null);
-    // The CLI names each container it could not remove; the others are gone.
-    if (r) { for (const id of ids) if (r.code === 0 || !r.stderr.includes(id)) this.#live.delete(id); }
+    if (!ps || ps.code !== 0) return null;
+    return new TextDecoder().decode(ps.stdout).split("\n").filter(Boolean);
   }
 }
+
+/** How long `removeOwn` waits for boxes that another removal has in hand to be gone. */
+const REMOVE_OWN_SETTLE_MS = 30_000;
 
 /** How long a tied box's CLI may take to exit once its pipe is closed (the engine removes the box before it exits). */
 const CLOSE_MS = 30_000;
