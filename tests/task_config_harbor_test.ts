@@ -1,0 +1,249 @@
+/** task.toml as Harbor reads it: network modes, env templates, value coercions, refused fields, [[steps]]. */
+import assert from "node:assert/strict";
+import { expandEnv } from "../lib/task/env_expand.ts";
+import { parseTaskConfig } from "../lib/task/task_config.ts";
+import { findKeyLine } from "../lib/task/toml_lines.ts";
+import { captured, noEnv, throwsTask } from "./task_config_helpers.ts";
+
+Deno.test("network_mode maps to allowInternet, per phase", () => {
+  const net = (text: string) => {
+    const c = captured(() => parseTaskConfig(text, `net-${text}.toml`, noEnv)).result;
+    return [c.environment.allowInternet, c.verifier.allowInternet];
+  };
+  assert.deepEqual(net(`[environment]\nnetwork_mode = "public"`), [true, true]);
+  assert.deepEqual(net(`[environment]\nnetwork_mode = "no-network"`), [false, false]);
+  assert.deepEqual(net(`[environment]\nnetwork_mode = "public"\n[verifier]\nnetwork_mode = "no-network"`), [
+    true,
+    false,
+  ]);
+  assert.deepEqual(net(`[environment]\nallow_internet = true\nnetwork_mode = "public"`), [true, true]);
+  assert.deepEqual(net(`[verifier]\nallow_internet = true`), [false, true]);
+});
+
+Deno.test("network_mode allowlist runs with no network and warns", () => {
+  const text = `[environment]\nnetwork_mode = "allowlist"\nallowed_hosts = ["pypi.org"]`;
+  const { result: c, warned } = captured(() => parseTaskConfig(text, "allow/task.toml", noEnv));
+  assert.equal(c.environment.allowInternet, false);
+  assert.equal(warned.length, 1);
+  assert.match(warned[0], /^allow\/task\.toml: environment\.network_mode = "allowlist" is not enforced/);
+  assert.deepEqual(c.warnings, warned);
+});
+
+Deno.test("network_mode and allow_internet disagreeing is an error", () => {
+  throwsTask(
+    () => parseTaskConfig(`[environment]\nallow_internet = false\nnetwork_mode = "public"`, "task.toml", noEnv),
+    'task.toml:3: environment.network_mode = "public" conflicts with environment.allow_internet = false',
+  );
+  throwsTask(
+    () => parseTaskConfig(`[verifier]\nnetwork_mode = "open"`, "task.toml", noEnv),
+    'task.toml:2: verifier.network_mode must be "public", "no-network" or "allowlist", got "open"',
+  );
+});
+
+Deno.test("env tables read host variables as Harbor does: a whole ${VAR} or ${VAR:-default}, else as written", () => {
+  const host: Record<string, string> = { KEY: "secret", EMPTY: "" };
+  const text = `
+[environment]
+env = { A = "\${KEY}", B = "\${KEY}-x", C = "\${EMPTY:-dflt}", D = "\${NOPE:-d2}", E = "cost $$5", F = "$KEY", G = "\${EMPTY}" }
+`;
+  const c = parseTaskConfig(text, "envtest/task.toml", (n) => host[n]);
+  // Set but empty is "", even with a default (Harbor checks `name in os.environ`); inline `$` is not a template.
+  assert.deepEqual(c.environment.env, { A: "secret", B: "${KEY}-x", C: "", D: "d2", E: "cost $$5", F: "$KEY", G: "" });
+  assert.deepEqual(c.warnings, []);
+});
+
+Deno.test("an unset ${VAR} without a default is an error naming the file, the field and the variable", () => {
+  for (const table of ["environment.env", "verifier.env", "solution.env"]) {
+    throwsTask(
+      () => parseTaskConfig(`[${table}]\nTOKEN = "\${OPENROUTER_API_KEY}"\n`, "t/task.toml", () => undefined),
+      `t/task.toml:2: ${table}.TOKEN = "\${OPENROUTER_API_KEY}": the host variable OPENROUTER_API_KEY is not set ` +
+        `(Harbor refuses to start the task until it is; export it, even empty, or write ` +
+        `"\${OPENROUTER_API_KEY:-default}")`,
+    );
+  }
+  const steps = `[[steps]]\nname = "a"\n[steps.verifier.env]\nK = "\${GONE}"\n`;
+  throwsTask(
+    () => parseTaskConfig(steps, "t/task.toml", () => undefined),
+    /steps\.0\.verifier\.env\.K .*GONE is not set/,
+  );
+});
+
+Deno.test("expandEnv: only a whole template is one", () => {
+  const look = (n: string) => ({ A: "a", E: "" } as Record<string, string | undefined>)[n];
+  assert.deepEqual(expandEnv("${A}", look), { value: "a" });
+  assert.deepEqual(expandEnv("${E:-x}", look), { value: "" });
+  assert.deepEqual(expandEnv("${X:-}", look), { value: "" });
+  assert.deepEqual(expandEnv("${X:-a:-b}", look), { value: "a:-b" });
+  assert.deepEqual(expandEnv("${X}", look), { value: "", missing: "X" });
+  for (const literal of ["$A", "${A}${A}", " ${A}", "${A} ", "$$", "${}", "${A"]) {
+    assert.deepEqual(expandEnv(literal, look), { value: literal });
+  }
+});
+
+Deno.test("an env value that is not a scalar is an error", () => {
+  throwsTask(
+    () => parseTaskConfig(`[solution]\nenv = { A = "x", B = [1] }`, "task.toml", noEnv),
+    "task.toml:2: solution.env.B must be a string, got [1]",
+  );
+});
+
+Deno.test("Harbor's value coercions: numeric strings, integral floats, pydantic's boolean strings", () => {
+  const c = parseTaskConfig(
+    `[environment]\ncpus = "2"\nmemory_mb = 1024.0\nallow_internet = "true"\nbuild_timeout_sec = " 300.5 "\n` +
+      `[verifier]\ntimeout_sec = "600"\nallow_internet = "off"\n[agent]\ntimeout_sec = "1e2"\nuser = 1000\n` +
+      `[environment.healthcheck]\ncommand = "true"\nretries = "3"`,
+    "t.toml",
+    noEnv,
+  );
+  assert.equal(c.environment.cpus, 2);
+  assert.equal(c.environment.memoryMb, 1024);
+  assert.equal(c.environment.allowInternet, true);
+  assert.equal(c.environment.buildTimeoutSec, 300.5);
+  assert.equal(c.verifier.timeoutSec, 600);
+  assert.equal(c.verifier.allowInternet, false);
+  assert.equal(c.agent.timeoutSec, 100);
+  assert.equal(c.agent.user, "1000");
+  assert.equal(c.environment.healthcheck?.retries, 3);
+  for (const [v, b] of [["yes", true], ["1", true], ["ON", true], ["n", false], ["0", false], [1, true], [0, false]]) {
+    const t = `[environment]\nallow_internet = ${JSON.stringify(v)}`;
+    assert.equal(parseTaskConfig(t, "t.toml", noEnv).environment.allowInternet, b, `allow_internet = ${v}`);
+  }
+  // What Harbor rejects stays rejected, with the same one-line error.
+  const bad = (toml: string, message: string) => throwsTask(() => parseTaskConfig(toml, "t.toml", noEnv), message);
+  bad(`[environment]\nmemory_mb = "1.5"`, 't.toml:2: environment.memory_mb must be a positive integer, got "1.5"');
+  bad(`[environment]\ncpus = "2 cores"`, 't.toml:2: environment.cpus must be a positive number, got "2 cores"');
+  bad(`[environment]\nallow_internet = 2`, "t.toml:2: environment.allow_internet must be a boolean, got 2");
+  bad(`[agent]\nuser = ""`, 't.toml:2: agent.user must be a user name or a non-negative integer id, got ""');
+  bad(`[agent]\nuser = -1`, "t.toml:2: agent.user must be a user name or a non-negative integer id, got -1");
+});
+
+Deno.test("fields that change scoring and cannot be applied are refused with one line", () => {
+  const bad = (toml: string, message: string) => throwsTask(() => parseTaskConfig(toml, "t.toml", noEnv), message);
+  bad(
+    `[environment]\nos = "Windows"`,
+    't.toml:2: environment.os = "Windows" is not supported: pgs runs Linux containers only',
+  );
+  bad(`[environment]\nos = "mac"`, 't.toml:2: environment.os must be "linux" or "windows", got "mac"');
+  bad(
+    `[verifier]\nenvironment_mode = "shared"\n[verifier.environment]\ndocker_image = "j"`,
+    "t.toml:2: [verifier].environment_mode='shared' is incompatible with [verifier.environment]; either omit the " +
+      "environment or set environment_mode='separate'.",
+  );
+  bad(
+    `[verifier]\nenvironment_mode = "clean"`,
+    't.toml:2: verifier.environment_mode must be "shared" or "separate", got "clean"',
+  );
+  bad(
+    `artifacts = [{ source = "/x", service = "db" }]`,
+    't.toml:1: artifacts[0].service = "db": pgs runs no sidecar services',
+  );
+  bad(
+    `artifacts = ["rel/x"]`,
+    't.toml:1: artifacts [0].source must be an absolute path in pgs (one container), got "rel/x"',
+  );
+  assert.equal(parseTaskConfig(`[environment]\nos = "LINUX"\ngpus = 2`, "t.toml", noEnv).environment.gpus, 2);
+  // A [verifier.environment] alone means separate, as in Harbor.
+  const sep = parseTaskConfig(`[verifier.environment]\ndocker_image = "j"\ncpus = "2"`, "t.toml", noEnv);
+  assert.equal(sep.verifier.environmentMode, "separate");
+  assert.equal(sep.verifier.environment?.cpus, 2);
+});
+
+Deno.test("[[steps]] parse with Harbor's fallbacks to the task level", () => {
+  const text = `multi_step_reward_strategy = "final"
+[agent]
+timeout_sec = 100
+user = "agent"
+[verifier]
+timeout_sec = 50
+env = { A = "1" }
+
+[[steps]]
+name = "scaffold"
+min_reward = 1.0
+[steps.agent]
+timeout_sec = 60.0
+
+[[steps]]
+name = "implement"
+min_reward = { reward = 0.5, style = 0.2 }
+[steps.verifier]
+env = { B = "2" }
+`;
+  const c = parseTaskConfig(text, "t.toml", noEnv);
+  assert.equal(c.multiStepRewardStrategy, "final");
+  assert.deepEqual(c.steps, [
+    {
+      name: "scaffold",
+      agent: { timeoutSec: 60, user: "agent" },
+      verifier: { timeoutSec: 600, env: { A: "1" } },
+      minReward: 1,
+      artifacts: [],
+    },
+    {
+      name: "implement",
+      agent: { timeoutSec: 100, user: "agent" },
+      verifier: { timeoutSec: 600, env: { A: "1", B: "2" } },
+      minReward: { reward: 0.5, style: 0.2 },
+      artifacts: [],
+    },
+  ]);
+  // A step's own verifier mode and environment, as Harbor's StepConfig takes them.
+  const sep = parseTaskConfig(`[[steps]]\nname = "a"\n[steps.verifier]\nenvironment_mode = "separate"`, "t", noEnv);
+  assert.equal(sep.steps![0].verifier.environmentMode, "separate");
+  const own = parseTaskConfig(`[[steps]]\nname = "b"\n[steps.verifier.environment]\ndocker_image = "x"`, "t", noEnv);
+  assert.equal(own.steps![0].verifier.environment?.dockerImage, "x");
+  throwsTask(
+    () =>
+      parseTaskConfig(
+        `[[steps]]\nname = "c"\n[steps.verifier]\nenvironment_mode = "shared"\n[steps.verifier.environment]\ncpus = 1`,
+        "t.toml",
+        noEnv,
+      ),
+    /^t\.toml:\d+: \[verifier\]\.environment_mode='shared' is incompatible with \[verifier\.environment\]; either omit the environment or set environment_mode='separate'\.$/,
+  );
+  // A step's own agent user or phase network would need another box: refused naming the field; the same is accepted.
+  throwsTask(
+    () => parseTaskConfig(`[agent]\nuser = "a"\n[[steps]]\nname = "s"\n[steps.agent]\nuser = "b"`, "t.toml", noEnv),
+    /^t\.toml:\d+: steps\[0\]\.agent\.user = "b" differs from \[agent\] user "a": pgs runs every step of an episode as one user$/,
+  );
+  throwsTask(
+    () => parseTaskConfig(`[[steps]]\nname = "s"\n[steps.agent]\nnetwork_mode = "public"`, "t.toml", noEnv),
+    /^t\.toml:\d+: steps\.0\.agent\.network_mode = "public" differs from \[agent\]'s network: pgs cannot change a running box's network for one phase/,
+  );
+  throwsTask(
+    () => parseTaskConfig(`[[steps]]\nname = "s"\n[steps.verifier]\nnetwork_mode = "public"`, "t.toml", noEnv),
+    /steps\.0\.verifier\.network_mode = "public" differs from \[verifier\]'s network/,
+  );
+  const same = parseTaskConfig(`[[steps]]\nname = "s"\n[steps.agent]\nnetwork_mode = "no-network"`, "t.toml", noEnv);
+  assert.equal(same.steps![0].name, "s");
+  throwsTask(
+    () => parseTaskConfig(`[[steps]]\nname = "a"\n[[steps]]\nname = "a"`, "t.toml", noEnv),
+    't.toml:1: steps[1].name "a" is used twice',
+  );
+  throwsTask(
+    () => parseTaskConfig(`multi_step_reward_strategy = "max"\n[[steps]]\nname = "a"`, "t.toml", noEnv),
+    't.toml:1: multi_step_reward_strategy must be "mean" or "final", got "max"',
+  );
+});
+
+Deno.test("findKeyLine: headers, dotted keys, inline tables", () => {
+  const text = `# c
+[environment]
+cpus = 1
+s = """
+memory_mb = 5
+"""
+env = { A = "x", "B" = { C = [1, {D = 2}], E = "}" }, F = 3 }
+healthcheck.command = "x"
+[ verifier . env ]
+K = "v"
+`;
+  assert.equal(findKeyLine(text, ["environment", "cpus"]), 3);
+  assert.equal(findKeyLine(text, ["environment", "memory_mb"]), 2); // inside a string: falls back to the table
+  assert.equal(findKeyLine(text, ["environment", "env", "F"]), 7);
+  assert.equal(findKeyLine(text, ["environment", "env", "B", "E"]), 7);
+  assert.equal(findKeyLine(text, ["environment", "healthcheck", "command"]), 8);
+  assert.equal(findKeyLine(text, ["verifier", "env", "K"]), 10);
+  assert.equal(findKeyLine(text, ["verifier", "env"]), 9);
+  assert.equal(findKeyLine(text, ["agent"]), undefined);
+});
