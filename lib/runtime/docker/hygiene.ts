@@ -106,10 +106,24 @@ export class DockerHygiene {
     // A kept box's CLI ends with the box; what its main process still prints is dropped meanwhile.
     if (pipe) void pipe.reader.drain();
     const res = await this.cli.call(["rm", "-f", "-v", id], { timeoutMs: 60_000 }).catch(() => null);
-    // One the daemon does not know is gone already.
-    const gone = res !== null && !res.timedOut && (res.code === 0 || /No such container/i.test(res.stderr));
+    // One the daemon does not know is gone already; one another removal has in hand is gone once that ends.
+    const gone = res !== null && !res.timedOut &&
+      (res.code === 0 || /No such container/i.test(res.stderr) ||
+        (/already in progress/i.test(res.stderr) && await this.#vanished(id, IN_PROGRESS_MS)));
     if (gone) this.untrack(id);
     return gone;
+  }
+
+  /** True once the engine no longer knows `id`, polled for up to `maxMs`. */
+  async #vanished(id: string, maxMs: number): Promise<boolean> {
+    const end = Date.now() + maxMs;
+    for (;;) {
+      const r = await this.cli.call(["inspect", "--format", "{{.Id}}", id], { timeoutMs: 30_000 }).catch(() => null);
+      if (!r || r.timedOut) return false;
+      if (r.code !== 0 && /No such/i.test(r.stderr)) return true;
+      if (Date.now() >= end) return false;
+      await new Promise((ok) => setTimeout(ok, 200));
+    }
   }
 
   /** Removes every tracked container synchronously, retrying once; skipped when the engine was found down. */
@@ -175,6 +189,8 @@ export class DockerHygiene {
   }
 }
 
+/** How long a removal waits for another removal of the same box to end. */
+const IN_PROGRESS_MS = 30_000;
 /** How long `removeOwn` waits for boxes that another removal has in hand to be gone. */
 const REMOVE_OWN_SETTLE_MS = 30_000;
 

@@ -13,7 +13,8 @@ const ID = "a".repeat(64);
 
 /**
  * A `docker` that lists one container until `rm` has been called `gone` times; each earlier `rm` fails as dockerd
- * does while another removal of the same box runs. Every call is appended to `calls.log`.
+ * does while another removal of the same box runs, and `inspect` finds the box three times, then no more. Every call
+ * is appended to `calls.log`.
  */
 async function scriptedCli(gone: number): Promise<{ dir: string; cli: DockerCli }> {
   const dir = await Deno.makeTempDir({ prefix: "pgs_hygiene_" });
@@ -26,6 +27,7 @@ n=$(grep -c '^rm$' "${dir}/calls.log")
 case "$1" in
   ps) [ "$n" -lt ${gone} ] && echo ${ID}; exit 0 ;;
   rm) [ "$n" -lt ${gone} ] && { echo "Error response from daemon: removal of container ${ID} is already in progress" >&2; exit 1; }; exit 0 ;;
+  inspect) [ "$(grep -c '^inspect$' "${dir}/calls.log")" -le 3 ] && { echo ${ID}; exit 0; }; echo "Error: No such object: ${ID}" >&2; exit 1 ;;
   version) echo 99.0.0 ;;
 esac
 `,
@@ -55,5 +57,17 @@ Deno.test("removeOwn gives up on a box that never goes after its bound", async (
   const took = Date.now() - t0;
   assert.ok(took >= 600, `returned after ${took} ms, before its bound`);
   assert.ok(calls(dir).filter((c) => c === "rm").length >= 2);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("remove of a box another removal has in hand waits for it to be gone, then forgets it", async () => {
+  const { dir, cli } = await scriptedCli(1_000_000);
+  // Tracking enlists the runtime for this process's exit sweep: a runtime with nothing of its own to sweep.
+  const runtime = { tracked: () => [], removeOwn: () => Promise.resolve(), removeOwnSync: () => {} };
+  const hygiene = new DockerHygiene(cli, runtime as unknown as Runtime);
+  hygiene.track(ID);
+  assert.equal(await hygiene.remove(ID), true);
+  assert.deepEqual(hygiene.tracked(), []);
+  assert.equal(calls(dir).filter((c) => c === "inspect").length, 4, "it looked until the engine no longer knew it");
   await Deno.remove(dir, { recursive: true });
 });
