@@ -191,3 +191,25 @@ dockerTest(
     dead.hygiene.untrack("feedfacefeed");
   },
 );
+
+dockerTest(
+  "hygiene: a stop's sweep returns only once the engine lists none of its boxes, racing their own removals",
+  async (docker) => {
+    const race = path.join(import.meta.dirname!, "fixtures", "remove_race.ts");
+    // Each round races a second removal of every box against the sweep; "already in progress" is hit only some rounds.
+    for (let round = 0; round < 6; round++) {
+      const r = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "--quiet", race, "4"],
+        cwd: ROOT,
+        env: { NO_COLOR: "1" },
+      }).output();
+      const out = new TextDecoder().decode(r.stdout);
+      assert.ok(r.success, new TextDecoder().decode(r.stderr));
+      assert.match(out, /^LEFT 0$/m, `round ${round}: ${out}`);
+    }
+    assert.equal(
+      await docker.call(["ps", "-aq", "--filter", "label=pgs.task=remove-race"]).then((x) => x.stdout.length),
+      0,
+    );
+  },
+);

@@ -109,7 +109,7 @@ export class DockerHygiene {
     // One the daemon does not know is gone already; one another removal has in hand is gone once that ends.
     const gone = res !== null && !res.timedOut &&
       (res.code === 0 || /No such container/i.test(res.stderr) ||
-        (/already in progress/i.test(res.stderr) && await this.#vanished(id, IN_PROGRESS_MS)));
+        (/already in progress/i.test(res.stderr) && await this.#vanished(id, OTHER_REMOVAL_MS)));
     if (gone) this.untrack(id);
     return gone;
   }
@@ -148,7 +148,7 @@ export class DockerHygiene {
    * engine lists none of them (or after `settleMs`): a box another removal has in hand ("removal ... already in
    * progress") still shows in `ps -a` until that removal ends, and a stop must not say its containers are gone before.
    */
-  async removeOwn(settleMs = REMOVE_OWN_SETTLE_MS): Promise<void> {
+  async removeOwn(settleMs = OTHER_REMOVAL_MS): Promise<void> {
     const end = Date.now() + settleMs;
     for (;;) {
       // When the engine cannot list them, the tracked ones are still removed, once (the next run sweeps the rest).
@@ -189,10 +189,8 @@ export class DockerHygiene {
   }
 }
 
-/** How long a removal waits for another removal of the same box to end. */
-const IN_PROGRESS_MS = 30_000;
-/** How long `removeOwn` waits for boxes that another removal has in hand to be gone. */
-const REMOVE_OWN_SETTLE_MS = 30_000;
+/** How long a removal (or `removeOwn`) waits for another removal of the same box to end. */
+const OTHER_REMOVAL_MS = 30_000;
 
 /** How long a tied box's CLI may take to exit once its pipe is closed (the engine removes the box before it exits). */
 const CLOSE_MS = 30_000;
