@@ -90,6 +90,7 @@ export {
   Docker,
   type ImageInfo,
   ImageStore,
+  type Neutralised,
   registerRuntime,
   type Runtime,
   Sandbox,
@@ -116,8 +117,11 @@ export {
   type Exploit,
   type ExploitOutcome,
   exploitPolicy,
+  type Finding,
   HINTS,
+  type KeyFile,
   type ModeVerdict,
+  type TaskFacts,
 } from "./lib/audit/mod.ts";
 export { type HarborRow, harborRows, type RowMessage, type RowsOptions } from "./lib/harbor/rows.ts";
 export { type ExportedTask, exportSteps } from "./lib/harbor/export_steps.ts";
@@ -231,6 +235,7 @@ export {
   type Trajectory,
   TRAJECTORY_FORMAT,
   TrajectoryWriter,
+  type WorkdirCut,
   type WorkdirDiff,
   type WorkdirFileChange,
 } from "./lib/eval/trajectory.ts";

@@ -4,6 +4,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "../lib/base/errors.ts";
 import { createRuntime, DEFAULT_RUNTIME, runtimeNames } from "../lib/runtime/registry.ts";
 import type { Runtime } from "../lib/runtime/runtime.ts";
+import { DEFAULT_STORAGE_MB } from "../lib/runtime/limits.ts";
 import { parseVerifierMode, VERIFIER_MODES, type VerifierMode } from "../lib/task/verifier_mode.ts";
 
 /** A command of the CLI. */
@@ -88,6 +89,24 @@ export function numberFlag(cmd: string, flag: string, value: string | undefined,
   }
   return n;
 }
+
+/** A `--storage-mb` value: a non-negative integer (0: no disk bound), or a usage error naming the flag. */
+export function storageMbFlag(cmd: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isInteger(n) || n < 0) {
+    throw new UsageError(
+      `${cmd}: --storage-mb must be a non-negative integer (0: no bound), got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}
+
+/** The help lines of `--storage-mb`, shared by every command that takes it. */
+export const STORAGE_MB_HELP =
+  `  --storage-mb N      disk bound in MB of each box (the agent's and the verifier's) of a task that sets no
+                      storage_mb; 0: none (default ${DEFAULT_STORAGE_MB}). Enforced where the engine can (btrfs,
+                      zfs, overlay on XFS with pquota); elsewhere the run says so once`;
 
 /** A `--verifier-mode` value, or a usage error listing the modes. */
 export function verifierModeFlag(cmd: string, value: string | undefined): VerifierMode | undefined {

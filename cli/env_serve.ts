@@ -14,6 +14,7 @@ import {
   parseFlags,
   positiveInt,
   readOverlays,
+  storageMbFlag,
   verifierModeFlag,
 } from "./args.ts";
 import { listenError } from "./listen.ts";
@@ -47,6 +48,9 @@ Options:
   --verifier-mode M         where the tests run, for every task: isolated, shared, separate or
                             snapshot (default: the task's environment_mode, else isolated for pgs's own layout,
                             else Harbor's shared; see the README)
+  --storage-mb N            disk bound in MB of each box (the agent's and the verifier's) of a task that sets no
+                            storage_mb; 0: none (default 10240). Enforced where the engine can (btrfs, zfs, overlay
+                            on XFS with pquota); elsewhere the server says so once
   --runtime R               the container runtime: docker (default) or podman (its engine: DOCKER_HOST's,
                             CONTAINER_HOST's)
   --max-output N            characters of command output kept where a profile has no limit (default 16000)
@@ -85,6 +89,7 @@ export const envServe: Command = {
       "chat-template-kwargs": { type: "string" },
       images: { type: "string" },
       "verifier-mode": { type: "string" },
+      "storage-mb": { type: "string" },
       runtime: { type: "string" },
       "max-output": { type: "string" },
       "idle-timeout": { type: "string" },
@@ -114,6 +119,7 @@ export const envServe: Command = {
     if (!Number.isInteger(seed)) throw new UsageError(`env serve: --seed must be an integer, got ${values.seed}`);
     if (values["profiles-module"]) await loadProfilesModule(values["profiles-module"]);
     const overlays = await readOverlays("env serve", values.overlay as string[] | undefined);
+    const storageMb = storageMbFlag("env serve", values["storage-mb"] as string | undefined);
     const runtime = await answeringRuntime("env serve", values.runtime as string | undefined);
     let env: HarborEnv;
     try {
@@ -130,6 +136,7 @@ export const envServe: Command = {
           : undefined,
         runtime,
         verifierMode: verifierModeFlag("env serve", values["verifier-mode"]),
+        storageMb,
       });
     } catch (e) {
       if (e instanceof UsageError) throw e;

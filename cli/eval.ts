@@ -1,5 +1,6 @@
 /** `pgs eval`: k episodes per task against a policy, with trajectories, a summary and an HTML report. */
 import { DEFAULT_RUNTIME, runtimeNames } from "../lib/runtime/registry.ts";
+import { DEFAULT_STORAGE_MB } from "../lib/runtime/limits.ts";
 import { NO_PROFILE_DIALECT } from "../lib/harness/registry.ts";
 import { buildConfig, camel, DEFAULT_OUT, DEFAULT_SEED, type RawConfig, readConfigFile } from "../lib/eval/config.ts";
 import { DEFAULT_REQUEST_TIMEOUT_SEC } from "../lib/eval/endpoint_policy.ts";
@@ -62,6 +63,9 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
   --verifier-mode M          where the tests run, for every task: isolated, shared, separate or
                              snapshot (default: the task's environment_mode, else isolated for pgs's own layout,
                              else Harbor's shared; see the README)
+  --storage-mb N             disk bound in MB of each box (the agent's and the verifier's) of a task that sets no
+                             storage_mb; 0: none (default ${DEFAULT_STORAGE_MB}). Enforced where the engine can
+                             (btrfs, zfs, overlay on XFS with pquota); elsewhere the run says so once
   --profiles-module FILE     a module registering more profiles
   --json                     print summary.json to stdout at the end
   -h, --help                 this help
@@ -112,6 +116,7 @@ export const evalCommand: Command = {
       "pass-threshold": { type: "string" },
       "profiles-module": { type: "string" },
       "verifier-mode": { type: "string" },
+      "storage-mb": { type: "string" },
       runtime: { type: "string" },
       json: { type: "boolean" },
     });

@@ -1,6 +1,7 @@
 /** `pgs harbor audit PATH [--workers N] [--json] [--verifier-mode M | --all-modes] [--report FILE]`. */
 import { type AuditResult, auditTasks, DEFAULT_AUDIT_PASS_THRESHOLD } from "../lib/audit/audit.ts";
 import { BATTERY } from "../lib/audit/battery.ts";
+import { DEFAULT_DISK_FILL_CAP_MB } from "../lib/audit/task_facts.ts";
 import { auditHtml } from "../lib/audit/report_html.ts";
 import { DEFAULT_CHECK_WORKERS } from "../lib/eval/check.ts";
 import { UsageError } from "../lib/base/errors.ts";
@@ -13,6 +14,8 @@ import {
   parseFlags,
   positiveInt,
   RUNTIME_HELP,
+  STORAGE_MB_HELP,
+  storageMbFlag,
   VERIFIER_MODE_HELP,
   verifierModeFlag,
 } from "./args.ts";
@@ -20,14 +23,17 @@ import { checkOutputFile } from "./output_path.ts";
 import { rewardText, TaskProgress } from "./task_progress.ts";
 
 const usage = `Usage: pgs harbor audit PATH [--workers N] [--json] [--verifier-mode M | --all-modes] [--report FILE]
-                        [--pass-threshold X] [--runtime R]
+                        [--pass-threshold X] [--storage-mb N] [--disk-fill-mb N] [--runtime R]
 
 For every task directory under PATH (or the one task at PATH): harbor check's oracle and nop, then a battery of
-${BATTERY.length} generic exploits, each a one-call scripted policy that knows nothing of the task (planted reward files,
-background writers, shadowed interpreters and tools, Python startup hooks, modules planted in the working
-directory, tampering with /tests and /solution, kill -9 -1). A task is HACKABLE when an exploit scores at or above
-the pass threshold while the nop scores below it. Exit code 1 if any task is invalid or hackable, or an episode
-failed for infrastructure reasons.
+${BATTERY.length} exploits, each a one-call scripted policy (planted reward files, background writers, shadowed
+interpreters and tools, Python startup hooks, modules planted in the working directory, tampering with /tests and
+/solution, kill -9 -1; and, from what the task's folder holds: links from the files the tests read to the answer
+key, copies of it in the image, a git history beyond HEAD, FIFOs the tests would block on, a disk filler). A task
+is HACKABLE when an exploit scores at or above the pass threshold while the nop scores below it; a mode holds
+because pgs neutralised links when the links were removed before the tests. Findings (copies of the answer key, a
+git history beyond HEAD, tests that block, the disk filler's result) are reported with their fix. Exit code 1 if
+any task is invalid or hackable, or an episode failed for infrastructure reasons.
 
 Options:
   --workers N          as harbor check's: 2N episodes at once (default ${DEFAULT_CHECK_WORKERS})
@@ -37,18 +43,34 @@ Options:
                        the task has a verifier image) and say in which modes the task holds
   --pass-threshold X   the lowest reward that passes (default ${DEFAULT_AUDIT_PASS_THRESHOLD})
   --report FILE        also write an HTML page with the task × exploit grid
+  --disk-fill-mb N     the most the disk filler writes into a box (default ${DEFAULT_DISK_FILL_CAP_MB}; 0: skip it)
 ${VERIFIER_MODE_HELP}
+${STORAGE_MB_HELP}
 ${RUNTIME_HELP}
   -h, --help           this help`;
 
+/** "pgs neutralised N links" where a mode held because of it. */
+function neutralised(r: AuditResult, mode: string): string {
+  const n = r.modes.find((m) => m.mode === mode)?.neutralised ?? 0;
+  return n ? `pgs neutralised ${n} link${n === 1 ? "" : "s"}` : "";
+}
+
 function line(r: AuditResult): string {
+  const held = (m: string) => neutralised(r, m) ? `${m} (${neutralised(r, m)})` : m;
   const modes = r.holdsIn
-    ? `  holds in ${r.holdsIn.join(", ") || "no mode"}${
+    ? `  holds in ${r.holdsIn.map(held).join(", ") || "no mode"}${
       r.invalidIn?.length ? `; invalid in ${r.invalidIn.join(", ")}` : ""
     }`
     : "";
   const mode = r.verifierMode ? `  [${r.verifierMode}]` : "";
-  const hints = r.hints.map((h) => `\n     hint: ${h}`).join("");
+  const own = !r.holdsIn && r.verifierMode && !r.hackable && neutralised(r, r.verifierMode);
+  const because = own ? `  holds: ${own}` : "";
+  const fixes = new Set(r.hints);
+  const found = r.findings.map((f) => {
+    const fix = f.hint && !fixes.has(f.hint) ? (fixes.add(f.hint), `\n     hint: ${f.hint}`) : "";
+    return `\n     finding (${f.exploit}): ${f.text}${fix}`;
+  }).join("");
+  const hints = r.hints.map((h) => `\n     hint: ${h}`).join("") + found;
   const time = `  ${r.seconds.toFixed(1)}s`;
   if (!r.modes.length) return `FAIL ${r.name}  ${r.error}`;
   const main = r.modes.find((m) => m.mode === r.verifierMode)!;
@@ -57,13 +79,25 @@ function line(r: AuditResult): string {
     const by = r.exploits.filter((x) => x.passed).map((x) => x.exploit).join(", ");
     return `HACKABLE ${r.name} by ${by}${mode}${modes}${time}${hints}`;
   }
-  if (!r.valid || r.error) return `FAIL ${r.name}  ${rewards}${mode}  ${r.error}${modes}${time}`;
-  return `ok   ${r.name}  ${rewards}${mode}${modes}${time}`;
+  if (!r.valid || r.error) return `FAIL ${r.name}  ${rewards}${mode}  ${r.error}${modes}${time}${hints}`;
+  return `ok   ${r.name}  ${rewards}${mode}${because}${modes}${time}${hints}`;
 }
 
 function json(r: AuditResult) {
   const exploits = (xs: AuditResult["exploits"]) =>
-    xs.map((x) => ({ exploit: x.exploit, reward: x.reward, passed: x.passed, ...(x.error ? { error: x.error } : {}) }));
+    xs.map((x) => ({
+      exploit: x.exploit,
+      reward: x.reward,
+      passed: x.passed,
+      ...(x.error ? { error: x.error } : {}),
+      ...(x.skipped ? { skipped: x.skipped } : {}),
+      ...(x.neutralised ? { neutralised: x.neutralised } : {}),
+      ...(x.verifierTimeout ? { verifier_timeout: true } : {}),
+      ...(x.verifierError ? { verifier_error: x.verifierError } : {}),
+      ...(x.planted ? { planted: x.planted } : {}),
+      ...(x.findings ? { findings: x.findings } : {}),
+      ...(x.disk ? { disk: { wrote_mb: x.disk.wroteMb, target_mb: x.disk.targetMb, stopped_by: x.disk.why } } : {}),
+    }));
   const main = r.modes.find((m) => m.mode === r.verifierMode);
   return {
     task: r.name,
@@ -84,11 +118,14 @@ function json(r: AuditResult) {
           oracle_reward: m.check.oracle?.reward ?? null,
           nop_reward: m.check.nop?.reward ?? null,
           passed_by: m.exploits.filter((x) => x.passed).map((x) => x.exploit),
+          neutralised: m.neutralised,
           ...(m.check.error ? { error: m.check.error } : {}),
         }])),
       }
       : {}),
+    neutralised: r.modes.find((m) => m.mode === r.verifierMode)?.neutralised ?? 0,
     hints: r.hints,
+    findings: r.findings.map((f) => ({ exploit: f.exploit, text: f.text, hint: f.hint ?? null })),
     error: r.error ?? null,
     seconds: Math.round(r.seconds * 100) / 100,
   };
@@ -107,6 +144,8 @@ export const harborAudit: Command = {
       "pass-threshold": { type: "string" },
       report: { type: "string" },
       "verifier-mode": { type: "string" },
+      "storage-mb": { type: "string" },
+      "disk-fill-mb": { type: "string" },
       runtime: { type: "string" },
     });
     if (values.help) return console.log(usage), 0;
@@ -114,6 +153,7 @@ export const harborAudit: Command = {
     const workers = positiveInt("harbor audit", "workers", values.workers as string | undefined, DEFAULT_CHECK_WORKERS);
     const verifierMode = verifierModeFlag("harbor audit", values["verifier-mode"] as string | undefined);
     const allModes = Boolean(values["all-modes"]);
+    const storageMb = storageMbFlag("harbor audit", values["storage-mb"] as string | undefined);
     if (allModes && verifierMode) throw new UsageError("harbor audit: give --verifier-mode or --all-modes, not both");
     const passThreshold = numberFlag(
       "harbor audit",
@@ -121,6 +161,10 @@ export const harborAudit: Command = {
       values["pass-threshold"] as string | undefined,
       DEFAULT_AUDIT_PASS_THRESHOLD,
     );
+    const fill = values["disk-fill-mb"] as string | undefined;
+    const diskFillCapMb = fill === "0"
+      ? 0
+      : positiveInt("harbor audit", "disk-fill-mb", fill, DEFAULT_DISK_FILL_CAP_MB);
     const report = values.report as string | undefined;
     if (report !== undefined) await checkOutputFile("harbor audit", "report", report);
     const dirs = await findTasks(positionals[0]);
@@ -133,6 +177,8 @@ export const harborAudit: Command = {
       verifierMode,
       allModes,
       passThreshold,
+      storageMb,
+      diskFillCapMb,
       onTask: (t) => loaded.push(t),
       onResult: (r) => progress.ended(r.hackable || !r.valid || Boolean(r.error), line(r)),
     });

@@ -9,6 +9,8 @@ import {
   parseFlags,
   positiveInt,
   RUNTIME_HELP,
+  STORAGE_MB_HELP,
+  storageMbFlag,
   VERIFIER_MODE_HELP,
   verifierModeFlag,
 } from "./args.ts";
@@ -26,6 +28,7 @@ Options:
                 solve.sh's exit code and stderr tail, metrics, timings, error, hints and the last 4 kB of each
                 test.sh output
 ${VERIFIER_MODE_HELP}
+${STORAGE_MB_HELP}
 ${RUNTIME_HELP}
   -h, --help    this help`;
 
@@ -72,12 +75,14 @@ export const harborCheck: Command = {
       workers: { type: "string" },
       json: { type: "boolean" },
       "verifier-mode": { type: "string" },
+      "storage-mb": { type: "string" },
       runtime: { type: "string" },
     });
     if (values.help) return console.log(usage), 0;
     if (positionals.length !== 1) throw new UsageError("harbor check: expected one PATH (a task or a folder of tasks)");
     const workers = positiveInt("harbor check", "workers", values.workers as string | undefined, DEFAULT_CHECK_WORKERS);
     const verifierMode = verifierModeFlag("harbor check", values["verifier-mode"] as string | undefined);
+    const storageMb = storageMbFlag("harbor check", values["storage-mb"] as string | undefined);
     const dirs = await findTasks(positionals[0]);
     const runtime = await answeringRuntime("harbor check", values.runtime as string | undefined);
     const progress = new TaskProgress(dirs.length, "invalid", Boolean(values.json));
@@ -86,6 +91,7 @@ export const harborCheck: Command = {
       workers,
       runtime,
       verifierMode,
+      storageMb,
       onTask: (t) => loaded.push(t),
       onResult: (r) => progress.ended(!r.valid, line(r)),
     });

@@ -74,6 +74,11 @@ const EXPECTED_CLEAN: Record<string, string[]> = {
   "kill-passes": ["kill-all"],
   "copies-reward": ["plant-reward"],
   "python-c-json": ["shadow-python", "python-startup-hook", "workdir-import-shadows"],
+  "link-tests": ["shadow-test-tools"],
+  "image-answer-key": ["copy-answer-key"],
+  "git-history": ["git-history-fix"],
+  "calls-tool": ["shadow-test-tools"],
+  "robust-answer-key": [],
 };
 
 dockerTest(
@@ -81,7 +86,7 @@ dockerTest(
   async () => {
     const dirs = await findTasks(FIXTURES);
     assert.deepEqual(dirs.map((d) => path.basename(d)).sort(), Object.keys(EXPECTED_CLEAN).sort());
-    const results = await auditTasks(dirs, { workers: 4, verifierMode: "shared-clean" });
+    const results = await auditTasks(dirs, { workers: 4, verifierMode: "shared-clean", diskFillCapMb: 0 });
     for (const r of results) {
       const name = path.basename(r.dir);
       assert.equal(r.verifierMode, "shared-clean");
@@ -102,3 +107,67 @@ dockerTest("audit --all-modes: separate only where the task has a verifier image
   assert.ok(withImage.modes.find((m) => m.mode === "separate")!.check.valid, withImage.error);
   assert.deepEqual(without.modes.map((m) => m.mode), ["isolated", "shared", "snapshot", "shared-clean"]);
 });
+
+/**
+ * The answer-key fixtures in every mode. pgs's verifier removes links into /tests and FIFOs in the working directory
+ * before the tests, so the link exploit holds everywhere with the links counted as neutralised; what the agent's box
+ * holds (a copy of the solution's output, a git history holding the fix) passes in every mode; a tool the tests call
+ * is replaced wherever the tests run in the agent's state.
+ */
+dockerTest(
+  "audit --all-modes: links to the answer key neutralised in every mode, copies and history open in all, tools where shared",
+  async () => {
+    const names = ["link-tests", "image-answer-key", "git-history", "calls-tool", "robust-answer-key"];
+    const results = await auditTasks(names.map(fixture), { allModes: true, workers: 4, diskFillCapMb: 0 });
+    const by = Object.fromEntries(results.map((r) => [path.basename(r.dir), r]));
+    const all = ["isolated", "shared", "snapshot", "shared-clean"];
+    const why = (task: string) =>
+      JSON.stringify(by[task].modes.map((m) => ({
+        mode: m.mode,
+        oracle: m.check.oracle?.reward,
+        nop: m.check.nop?.reward,
+        passed: passedBy(m),
+        neutralised: m.neutralised,
+        errors: m.exploits.filter((x) => x.passed === null).map((x) => `${x.exploit}: ${x.error}`),
+      })));
+    for (const r of results) {
+      assert.deepEqual(r.modes.map((m) => m.mode), all, r.dir);
+      assert.deepEqual(r.invalidIn, [], why(path.basename(r.dir)));
+    }
+    // The link scores 0 in every mode, because pgs removed it; cmp, replaced, passes wherever the agent's disk is.
+    assert.deepEqual(by["link-tests"].holdsIn, ["isolated"], why("link-tests"));
+    for (const m of by["link-tests"].modes) {
+      const link = m.exploits.find((x) => x.exploit === "link-answer-key")!;
+      assert.equal(link.passed, false, `${m.mode}: ${link.testOutput}`);
+      assert.ok((link.neutralised ?? 0) >= 1, `${m.mode}: pgs neutralised the link`);
+      assert.ok(m.neutralised >= 1, m.mode);
+    }
+    // Shared modes: background writers pass; what is on disk passes in every mode.
+    const live = ["background-reward-writer"];
+    const only = (task: string, mode: string) => passedBy(by[task].modes.find((m) => m.mode === mode)!);
+    for (const mode of all) {
+      const shared = mode === "shared" ? live : [];
+      assert.deepEqual(only("image-answer-key", mode), [...shared, "copy-answer-key"].sort(), mode);
+      assert.deepEqual(only("git-history", mode), [...shared, "git-history-fix"].sort(), mode);
+      const tool = mode === "isolated" ? [] : ["shadow-test-tools"];
+      assert.deepEqual(
+        only("calls-tool", mode),
+        [...shared, ...tool].sort(),
+        `calls-tool ${mode}: ${why("calls-tool")}`,
+      );
+      assert.deepEqual(only("link-tests", mode), [...shared, ...tool].sort(), `link-tests ${mode}`);
+      assert.deepEqual(only("robust-answer-key", mode), shared, mode);
+    }
+    assert.deepEqual(by["calls-tool"].holdsIn, ["isolated"]);
+    assert.deepEqual(by["robust-answer-key"].holdsIn, ["isolated", "snapshot", "shared-clean"]);
+    // The FIFO at answer.txt is removed before the tests in every mode: no verifier's time spent.
+    for (const name of ["link-tests", "image-answer-key", "git-history", "robust-answer-key"]) {
+      const texts = by[name].findings.filter((f) => f.exploit === "fifo-inputs").map((f) => f.text);
+      assert.deepEqual(
+        texts,
+        [`pgs removed a FIFO at /workdir/answer.txt before the tests in ${all.join(", ")}`],
+        name,
+      );
+    }
+  },
+);

@@ -1,19 +1,15 @@
 /**
- * `harbor audit`: the battery is sound data, each exploit's policy says what it should under its profile, and on the
- * fixture tasks of tests/fixtures/audit/ (each written to be open to one kind of exploit, plus robust controls) the
- * audit finds exactly the expected exploits in the tasks' own modes; the CLI's output. Other modes:
- * audit_modes_test.ts.
+ * `harbor audit` against the engine: on the fixture tasks of tests/fixtures/audit/ (each written to be open to one kind
+ * of exploit, plus robust controls) the audit finds exactly the expected exploits and findings in the tasks' own
+ * modes; the disk filler; the CLI's output. Other modes: audit_modes_test.ts; the pure parts: audit_units_test.ts.
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { type AuditResult, auditTasks } from "../lib/audit/audit.ts";
-import { BATTERY, HINTS } from "../lib/audit/battery.ts";
-import { exploitPolicy } from "../lib/audit/exploit_policy.ts";
-import { auditHtml } from "../lib/audit/report_html.ts";
+import { BATTERY } from "../lib/audit/battery.ts";
 import { checkTasks } from "../lib/eval/check.ts";
-import type { PolicyRequest } from "../lib/eval/policy.ts";
-import { getProfile, resolveProfileName } from "../lib/harness/registry.ts";
 import { owner, trackedContainers } from "../lib/runtime/hygiene.ts";
+import { createRuntime } from "../lib/runtime/registry.ts";
 import { findTasks } from "../lib/task/task.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 import { countPidContainers, dockerTest, soakTest } from "./docker_helpers.ts";
@@ -23,71 +19,6 @@ registerBuiltins();
 const ROOT = path.join(import.meta.dirname!, "..");
 const FIXTURES = path.join(ROOT, "tests", "fixtures", "audit");
 const fixture = (name: string) => path.join(FIXTURES, name);
-
-Deno.test("audit battery: names unique and kebab-case, one-line descriptions, known hints, scripts parse in sh and bash", async () => {
-  const names = BATTERY.map((x) => x.name);
-  assert.equal(new Set(names).size, names.length);
-  for (const x of BATTERY) {
-    assert.match(x.name, /^[a-z0-9]+(-[a-z0-9]+)*$/);
-    assert.ok(x.description && !x.description.includes("\n"), x.name);
-    assert.ok(x.hint in HINTS, x.name);
-    assert.ok(resolveProfileName(x.profile), x.name);
-    for (const shell of ["dash", "bash"]) {
-      const o = await new Deno.Command(shell, { args: ["-n", "-c", x.script], stderr: "piped" }).output();
-      assert.equal(o.code, 0, `${x.name} under ${shell}: ${new TextDecoder().decode(o.stderr)}`);
-    }
-  }
-  // The kinds the issue names are all there.
-  for (const n of ["plant-reward", "background-reward-writer", "shadow-python", "workdir-runner-modules", "kill-all"]) {
-    assert.ok(names.includes(n), n);
-  }
-});
-
-function request(profileSpec: string, turn: number): PolicyRequest {
-  const profile = getProfile(profileSpec);
-  return { turn, episode: { episode: { profile } } } as unknown as PolicyRequest;
-}
-
-Deno.test("audit exploit policy: its script in one shell call, then the profile's stop turn", async () => {
-  const x = BATTERY.find((b) => b.name === "kill-all")!;
-  const p = exploitPolicy(x);
-  const first = await p.turn(request("palingenesis-default@1", 0));
-  assert.equal(first.tool_calls?.[0].function.name, "bash");
-  assert.deepEqual(JSON.parse(first.tool_calls![0].function.arguments), { command: "kill -9 -1" });
-  const stop = await p.turn(request("palingenesis-default@1", 1));
-  assert.equal(stop.tool_calls?.[0].function.name, "submit");
-  // A fenced text protocol gets the script in its block; a keystroke protocol cannot run one: an infra error.
-  const text = await p.turn(request("mini-swe-agent-text", 0));
-  assert.match(text.content ?? "", /```mswea_bash_command\nkill -9 -1\n```/);
-  await assert.rejects(() => p.turn(request("terminus-2", 0)), /no shell tool that can run a script/);
-});
-
-Deno.test("audit page: the task × exploit grid, findings escaped", () => {
-  const result: AuditResult = {
-    name: "t/<x>",
-    dir: "/tasks/x",
-    verifierMode: "shared",
-    valid: true,
-    hackable: true,
-    exploits: BATTERY.map((x, i) => ({ exploit: x.name, reward: i === 2 ? 1 : 0, passed: i === 2 })),
-    modes: [],
-    hints: [HINTS["live-processes"]],
-    seconds: 1,
-  };
-  result.modes = [{
-    mode: "shared",
-    hackable: true,
-    exploits: result.exploits,
-    // deno-lint-ignore no-explicit-any
-    check: { valid: true, oracle: { reward: 1 }, nop: { reward: 0 } } as any,
-  }];
-  const html = auditHtml([result]);
-  assert.match(html, /t\/&lt;x&gt;/);
-  assert.equal((html.match(/class="hacked"/g) ?? []).length, 1);
-  assert.equal((html.match(/class="held"/g) ?? []).length, BATTERY.length - 1);
-  assert.match(html, /HACKABLE/);
-  for (const x of BATTERY) assert.ok(html.includes(x.name), x.name);
-});
 
 /** What each fixture is open to in its own mode: the exploits that pass there, exactly. */
 const EXPECTED: Record<string, string[]> = {
@@ -104,7 +35,55 @@ const EXPECTED: Record<string, string[]> = {
   "kill-passes": ["background-reward-writer", "kill-all"],
   "copies-reward": ["plant-reward"],
   "python-c-json": ["workdir-import-shadows"],
+  "link-tests": [],
+  "image-answer-key": ["copy-answer-key"],
+  "git-history": ["git-history-fix"],
+  "calls-tool": ["background-reward-writer", "shadow-test-tools"],
+  "robust-answer-key": [],
 };
+
+/** The FIFO finding where pgs removed the FIFO the tests would have blocked on. */
+const fifoRemoved = (p: string, mode: string) => `fifo-inputs: pgs removed a FIFO at ${p} before the tests in ${mode}`;
+
+/** What each fixture's audit reports in its own mode (`exploit: text`, with `+` where a fix is given), exactly. */
+const FINDINGS: Record<string, string[]> = {
+  "robust-python": [fifoRemoved("/workdir/answer.txt", "isolated")],
+  "shared-shell": [fifoRemoved("/app/answer.txt", "shared")],
+  "shared-python": [fifoRemoved("/app/answer.txt", "shared")],
+  "unittest-workdir": [fifoRemoved("/workdir/answer.txt", "isolated")],
+  "pytest-workdir": [fifoRemoved("/workdir/answer.txt", "isolated")],
+  "runs-workdir-script": [fifoRemoved("/workdir/check.sh", "isolated")],
+  "hash-then-run": [
+    "shadow-test-tools: the tests call sha256sum (/usr/bin/sha256sum), which the agent's user can overwrite +",
+    fifoRemoved("/app/check.sh", "shared"),
+  ],
+  "solution-in-image": [
+    "copy-answer-key: the box holds /solution during the agent's turns (1 files) +",
+    fifoRemoved("/app/answer.txt", "shared"),
+  ],
+  "agent-service": [fifoRemoved("/app/heartbeat", "shared")],
+  // /tmp/heartbeat is outside the working directory: nothing is planted there.
+  "image-service": [fifoRemoved("/app/answer.txt", "shared")],
+  "kill-passes": [],
+  "copies-reward": [fifoRemoved("/workdir/reward.txt", "isolated")],
+  "python-c-json": [fifoRemoved("/workdir/answer.json", "isolated")],
+  "link-tests": [fifoRemoved("/workdir/answer.txt", "isolated")],
+  "image-answer-key": [
+    "copy-answer-key: /usr/local/share/reference/answer.txt has the content of solution/answer.txt +",
+    fifoRemoved("/workdir/answer.txt", "isolated"),
+  ],
+  "git-history": [
+    fifoRemoved("/workdir/answer.txt", "isolated"),
+    "git-history-fix: the git history of /workdir holds 1 commit(s) HEAD does not reach (refs: none; stashes: 0; " +
+    "reflog only: 1) +",
+    "git-history-fix: commit 'fix' changes answer.txt, which the tests name +",
+  ],
+  "calls-tool": ["shadow-test-tools: the tests call git (/usr/bin/git), which the agent's user can overwrite +"],
+  "robust-answer-key": [fifoRemoved("/workdir/answer.txt", "isolated")],
+};
+
+/** A result's findings as FINDINGS writes them. */
+const findingLines = (r: AuditResult) => r.findings.map((f) => `${f.exploit}: ${f.text}${f.hint ? " +" : ""}`);
 
 const passedBy = (r: { exploits: { exploit: string; passed: boolean | null }[] }) =>
   r.exploits.filter((x) => x.passed).map((x) => x.exploit).sort();
@@ -114,7 +93,8 @@ dockerTest(
   async (docker) => {
     const dirs = await findTasks(FIXTURES);
     assert.deepEqual(dirs.map((d) => path.basename(d)).sort(), Object.keys(EXPECTED).sort());
-    const results = await auditTasks(dirs, { workers: 4 });
+    assert.deepEqual(Object.keys(FINDINGS).sort(), Object.keys(EXPECTED).sort());
+    const results = await auditTasks(dirs, { workers: 4, diskFillCapMb: 0 });
     assert.deepEqual(trackedContainers(), [], "every episode's containers are gone");
     assert.equal(await countPidContainers(docker, Deno.pid, `pgs.run=${owner().run}`), 0);
     for (const r of results) {
@@ -127,9 +107,60 @@ dockerTest(
       assert.equal(r.hackable, EXPECTED[name].length > 0, name);
       assert.equal(r.hints.length > 0, r.hackable, name);
       assert.equal(r.modes.length, 1);
+      assert.deepEqual(findingLines(r), FINDINGS[name], name);
+    }
+    const by = Object.fromEntries(results.map((r) => [path.basename(r.dir), r]));
+    // The link to the answer key was planted and removed before the tests: the mode holds because of it.
+    for (const name of ["link-tests", "robust-answer-key"]) {
+      const link = by[name].exploits.find((x) => x.exploit === "link-answer-key")!;
+      // One variant per candidate: the tests' data file, then test.sh.
+      assert.deepEqual(link.planted, [
+        "link /workdir/answer.txt -> /tests/expected.txt",
+        "link /workdir/answer.txt -> /tests/test.sh",
+      ], name);
+      assert.equal(link.neutralised, 1, name);
+      assert.equal(by[name].modes[0].neutralised, 1, name);
+    }
+    // Exploits that do not apply are said so, not run: no file the tests name, no planting.
+    for (const x of by["calls-tool"].exploits.filter((x) => ["link-answer-key", "fifo-inputs"].includes(x.exploit))) {
+      assert.deepEqual([x.skipped, x.reward], ["does not apply to this task", null], x.exploit);
     }
   },
 );
+
+dockerTest("audit disk filler: writes past storage_mb, says what stopped it, never counts as a hack", async () => {
+  const filler = BATTERY.filter((x) => x.name === "disk-filler");
+  const [r] = await auditTasks([fixture("robust-answer-key")], { battery: filler, diskFillCapMb: 1024 });
+  const [x] = r.exploits;
+  assert.equal(r.hackable, false);
+  assert.equal(x.passed, false, x.error);
+  // storage_mb = 512: a bound's worth and an eighth more.
+  const problem = await createRuntime().diskBoundProblem();
+  if (problem) {
+    assert.deepEqual(x.disk, { wroteMb: 576, targetMb: 576, why: "none" }, problem);
+    assert.deepEqual(findingLines(r), [
+      "disk-filler: disk: wrote 576 MB of 576 MB and nothing refused it (a bound of 512 MB: not enforced) +",
+    ]);
+  } else {
+    assert.equal(findingLines(r).length, 1);
+    assert.match(
+      findingLines(r)[0],
+      /^disk-filler: disk: (wrote \d+ MB, then (No space left on device|Disk quota exceeded)|the episode ended disk_limit)/,
+    );
+  }
+  // Once per task, whatever the modes.
+  const [all] = await auditTasks([fixture("robust-answer-key")], {
+    battery: filler,
+    diskFillCapMb: 16,
+    allModes: true,
+  });
+  assert.deepEqual(all.modes.map((m) => m.exploits[0].skipped ?? "ran"), [
+    "ran",
+    "runs in isolated only",
+    "runs in isolated only",
+    "runs in isolated only",
+  ]);
+});
 
 /**
  * The fixtures whose tests watch a live service must not flake on a loaded machine (a CI run once caught one's test
@@ -194,6 +225,8 @@ dockerTest(
         robust,
         "--verifier-mode",
         "isolated",
+        "--disk-fill-mb",
+        "16",
       );
       assert.equal(o.code, 0, o.stderr);
       assert.equal(await countPidContainers(docker, o.pid), 0, "the CLI left no container");
@@ -213,12 +246,31 @@ dockerTest(
       assert.deepEqual(task.exploits.map((x: { exploit: string }) => x.exploit), BATTERY.map((x) => x.name));
       assert.ok(task.exploits.every((x: { passed: boolean; reward: number }) => x.passed === false && x.reward === 0));
       assert.deepEqual(task.hints, []);
+      const fill = task.exploits.find((x: { exploit: string }) => x.exploit === "disk-filler");
+      assert.deepEqual([fill.disk.target_mb, fill.planted], [16, undefined]);
+      const fifo = task.exploits.find((x: { exploit: string }) => x.exploit === "fifo-inputs");
+      assert.deepEqual([fifo.planted, fifo.neutralised], [["fifo /workdir/answer.txt"], 1]);
+      assert.deepEqual(task.findings.map((f: { exploit: string }) => f.exploit), ["fifo-inputs", "disk-filler"]);
+      assert.equal(task.neutralised, 1, "the link to check.py was removed");
       assert.match(await Deno.readTextFile(report), /pgs-audit\/robust-python/);
 
-      const bad = await pgs("harbor", "audit", fixture("copies-reward"));
+      // A folder of two: one hackable, one that holds because pgs removed the link to its answer key.
+      for (const name of ["copies-reward", "link-tests"]) {
+        const cp = await new Deno.Command("cp", { args: ["-r", fixture(name), path.join(out, name)] }).output();
+        assert.equal(cp.code, 0);
+      }
+      const bad = await pgs("harbor", "audit", out, "--disk-fill-mb", "0");
       assert.equal(bad.code, 1, bad.stderr);
       assert.match(bad.stderr, /^HACKABLE pgs-audit\/copies-reward by plant-reward {2}\[isolated\]/m);
       assert.match(bad.stderr, /hint: the reward came from a file the agent wrote/);
+      assert.match(
+        bad.stderr,
+        /^ok {3}pgs-audit\/link-tests {2}oracle 1 {2}nop 0 {2}\[isolated\] {2}holds: pgs neutralised 1 link {2}\d/m,
+      );
+      assert.match(
+        bad.stderr,
+        /^ {5}finding \(fifo-inputs\): pgs removed a FIFO at \/workdir\/answer.txt before the tests in isolated$/m,
+      );
       assert.equal(await countPidContainers(docker, bad.pid), 0, "the CLI left no container");
     } finally {
       await Deno.remove(out, { recursive: true });

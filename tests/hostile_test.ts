@@ -91,6 +91,32 @@ for (const layout of ["spec", "harbor"] as const) {
   );
 }
 
+/** Tests comparing the answer with a key they ship: a link to the key would forge them where it resolved. */
+const KEY_TEST = `#!/bin/bash
+if timeout 20 cmp /workdir/answer.txt /tests/expected.txt; then echo 1; else echo 0; fi > /logs/verifier/reward.txt
+`;
+
+for (const layout of ["spec", "harbor"] as const) {
+  const mode = layout === "spec" ? "isolated" : "shared";
+  runtimeTest(`hostile [${mode}]: a link or a FIFO where the tests read cannot forge or hold them`, async (rt) => {
+    await withAnswerTask([layout, { "tests/test.sh": KEY_TEST, "tests/expected.txt": "42\n" }], async (dir) => {
+      const [linked] = await run(rt, dir, [bash("ln -s /tests/expected.txt /workdir/answer.txt"), SUBMIT]);
+      assert.equal(linked.reward, 0, "the link was removed before the tests");
+      assert.equal(linked.metrics["metric/inputs_neutralised"], 1);
+      assert.deepEqual(linked.neutralised, [
+        { path: "/workdir/answer.txt", kind: "symlink", target: "/tests/expected.txt" },
+      ]);
+      const [fifo] = await run(rt, dir, [bash("mkfifo /workdir/answer.txt"), SUBMIT]);
+      assert.equal(fifo.reward, 0);
+      assert.equal(fifo.metrics["metric/verifier_timeout"], undefined, "the tests did not block on it");
+      assert.deepEqual(fifo.neutralised, [{ path: "/workdir/answer.txt", kind: "fifo" }]);
+      const [honest] = await run(rt, dir, [bash("cd /workdir && echo 42 > a && ln -s a answer.txt"), SUBMIT]);
+      assert.equal(honest.reward, 1, "a link inside the working directory still works");
+      assert.equal(honest.neutralised, undefined);
+    });
+  });
+}
+
 runtimeTest("hostile: kill -9 -1 under a capture scores 0 with container_dead (nothing to capture)", async (rt) => {
   await withAnswerTask(["spec", {}, `\n[verifier]\ncapture = "cat /workdir/answer.txt"\n`], async (dir) => {
     const [t] = await run(rt, dir, [ANSWER, bash("kill -9 -1")]);

@@ -163,7 +163,6 @@ env = { S = "s" }
     "environment.skills_dir",
     "environment.gpu_types",
     "environment.tpu",
-    "environment.storage_mb",
     "agent.allowed_hosts",
     "verifier.collect",
   ];
@@ -177,6 +176,8 @@ env = { S = "s" }
   );
   assert.equal(c.warnings.length, notApplied.length, "each parse still lists its own notes");
   assert.equal(c.schemaVersion, "1.4");
+  // Applied (the boxes' disk bound), so not among the notes.
+  assert.equal(c.environment.storageMb, 10240);
   // The agent phase's own network is applied to the agent's box.
   assert.deepEqual(c.agent, { timeoutSec: 900, user: "agent", allowInternet: false });
   assert.equal(c.verifier.user, "0");

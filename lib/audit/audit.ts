@@ -10,22 +10,21 @@ import { type CheckResult, checkVerdict, DEFAULT_CHECK_WORKERS } from "../eval/c
 import { harborOraclePolicy, nopPolicy } from "../eval/policy.ts";
 import { type PolicyJob, rowIds, runJobs } from "../eval/run_episodes.ts";
 import { type Trajectory, trajectoryId } from "../eval/trajectory.ts";
-import { BATTERY, type Exploit, HINTS } from "./battery.ts";
+import { BATTERY } from "./battery.ts";
+import { type Exploit, HINTS, scriptsFor } from "./exploit.ts";
 import { exploitPolicy } from "./exploit_policy.ts";
+import {
+  countsAsHack,
+  type ExploitOutcome,
+  exploitOutcome,
+  type Finding,
+  neutralisedLinks,
+  skippedOutcome,
+  taskFindings,
+} from "./findings.ts";
+import { DEFAULT_DISK_FILL_CAP_MB, type TaskFacts, taskFacts } from "./task_facts.ts";
 
-/** One exploit episode's outcome. */
-export interface ExploitOutcome {
-  /** The exploit's name. */
-  exploit: string;
-  /** The reward; null when infrastructure failed. */
-  reward: number | null;
-  /** True when the reward reached the pass threshold; null when infrastructure failed. */
-  passed: boolean | null;
-  /** The infrastructure failure, when there was one. */
-  error?: string;
-  /** The last 4 kB of test.sh's output in the episode reported (the passing try, else the best). */
-  testOutput?: string;
-}
+export type { ExploitOutcome, Finding } from "./findings.ts";
 
 /** The verdict on a task in one verifier mode. */
 export interface ModeVerdict {
@@ -37,6 +36,8 @@ export interface ModeVerdict {
   hackable: boolean;
   /** Every exploit's outcome, in the battery's order. */
   exploits: ExploitOutcome[];
+  /** Links into the verifier's inputs that pgs removed where the exploits planting them held (0: none). */
+  neutralised: number;
 }
 
 /** The audit's verdict on one task. */
@@ -59,8 +60,10 @@ export interface AuditResult {
   holdsIn?: VerifierMode[];
   /** With `allModes`: the modes in which the task is not valid (the oracle fails, or the nop passes). */
   invalidIn?: VerifierMode[];
-  /** The fix for each finding, one line each. */
+  /** The fix for each way to the reward found, one line each. */
   hints: string[];
+  /** What the probes and the reported exploits found across the modes audited, each with its fix where one is due. */
+  findings: Finding[];
   /** Why the task is invalid, or what failed (a load error, an infrastructure error of an episode). */
   error?: string;
   /** Wall time of the task's episodes in seconds. */
@@ -81,12 +84,16 @@ export interface AuditOptions {
   allModes?: boolean;
   /** The lowest reward that passes (default 1). */
   passThreshold?: number;
+  /** Disk bound in MB of the boxes of a task that sets no `storage_mb` (default 10240; 0: none). */
+  storageMb?: number;
   /** The exploits (default `BATTERY`). */
   battery?: readonly Exploit[];
   /** Called as each task's verdict is complete. */
   onResult?: (r: AuditResult) => void;
   /** Called with each loaded task before it runs (the CLI counts tasks that leave the network unset). */
   onTask?: (t: Task) => void;
+  /** The most the disk filler writes into a box, in MB (default `DEFAULT_DISK_FILL_CAP_MB`; 0: it does not run). */
+  diskFillCapMb?: number;
 }
 
 /** The modes `allModes` audits, in order; `separate` only where the task has a verifier image. */
@@ -107,6 +114,7 @@ interface Entry {
   task: Task;
   modes: VerifierMode[];
   own: VerifierMode;
+  facts: TaskFacts;
   done: ModeVerdict[];
   seconds: number;
 }
@@ -128,7 +136,9 @@ export async function auditTasks(dirs: string[], opts: AuditOptions = {}): Promi
       const modes = opts.allModes
         ? (hasVerifierImage(task) ? [...AUDIT_MODES] : AUDIT_MODES.filter((m) => m !== "separate"))
         : [own];
-      entries.push({ i, dir, task, modes, own: opts.allModes ? resolveVerifierMode(task) : own, done: [], seconds: 0 });
+      const facts = await taskFacts(task, opts.diskFillCapMb ?? DEFAULT_DISK_FILL_CAP_MB, opts.storageMb);
+      const base = opts.allModes ? resolveVerifierMode(task) : own;
+      entries.push({ i, dir, task, modes, own: base, facts, done: [], seconds: 0 });
     } catch (e) {
       const error = (e as Error).message;
       results[i] = {
@@ -139,6 +149,7 @@ export async function auditTasks(dirs: string[], opts: AuditOptions = {}): Promi
         exploits: [],
         modes: [],
         hints: [],
+        findings: [],
         error,
         seconds: 0,
       };
@@ -183,13 +194,10 @@ async function auditMode(
   const rows = entries.map((e) => ({ task_dir: e.dir }));
   const ids = rowIds(rows);
   const oracle = harborOraclePolicy(), nop = nopPolicy();
-  const policies = battery.map(exploitPolicy);
-  // Slots 0 and 1 are the oracle and the nop; then each exploit's tries, in the battery's order.
-  const slots = exploitSlots(battery);
   const jobs: PolicyJob[] = [];
   const of = new Map<string, { at: number; slot: number }>();
-  const total = 2 + slots.reduce((n, s) => n + s.length, 0);
-  const got = entries.map(() => Array.from({ length: total }, (): Trajectory | undefined => undefined));
+  const plans = entries.map((e) => planOf(e, mode, battery));
+  const got = plans.map((p) => Array.from({ length: p.total }, (): Trajectory | undefined => undefined));
   entries.forEach((_, at) => {
     const rowId = ids[at];
     const add = (slot: number, job: Omit<PolicyJob, "rowId" | "sample">) => {
@@ -199,11 +207,13 @@ async function auditMode(
     add(0, { row: rows[at], policy: oracle });
     add(1, { row: rows[at], policy: nop });
     battery.forEach((x, k) => {
-      for (const slot of slots[k]) add(slot, { row: { ...rows[at], harness_profile: x.profile }, policy: policies[k] });
+      for (const { slot, script } of plans[at].slots[k]) {
+        add(slot, { row: { ...rows[at], harness_profile: x.profile }, policy: exploitPolicy(x, script) });
+      }
     });
   });
   const concurrent = 2 * workers;
-  await runJobs(jobs, { images: opts.images, verifierMode: override }, {
+  await runJobs(jobs, { images: opts.images, verifierMode: override, storageMb: opts.storageMb }, {
     maxConcurrent: concurrent,
     maxStarting: concurrent,
     maxTurns: Number.POSITIVE_INFINITY,
@@ -216,10 +226,34 @@ async function auditMode(
       const e = entries[at];
       const all = ts as Trajectory[];
       e.seconds += spanSeconds(all);
-      e.done.push(modeVerdict(e, mode, all, battery, slots, threshold));
+      e.done.push(modeVerdict(e, mode, all, battery, plans[at], threshold));
       onTask(e);
     },
   });
+}
+
+/** A task's episodes in one mode: per exploit its slots (a variant's script each, times its tries), or why none. */
+interface Plan {
+  total: number;
+  slots: { slot: number; script: string }[][];
+  skipped: (string | undefined)[];
+}
+
+/** Slots 0 and 1 are the oracle and the nop; then each exploit's variants × tries, in the battery's order. */
+function planOf(e: Entry, mode: VerifierMode, battery: readonly Exploit[]): Plan {
+  let next = 2;
+  const skipped: (string | undefined)[] = [];
+  const slots = battery.map((x) => {
+    const elsewhere = x.once && mode !== e.modes[0];
+    const scripts = elsewhere ? [] : scriptsFor(x, e.facts);
+    skipped.push(
+      elsewhere ? `runs in ${e.modes[0]} only` : scripts.length ? undefined : "does not apply to this task",
+    );
+    return scripts.flatMap((script) =>
+      Array.from({ length: Math.max(1, x.tries ?? 1) }, () => ({ slot: next++, script }))
+    );
+  });
+  return { total: next, slots, skipped };
 }
 
 function spanSeconds(ts: Trajectory[]): number {
@@ -228,52 +262,33 @@ function spanSeconds(ts: Trajectory[]): number {
   return (end - start) / 1000;
 }
 
-/** Each exploit's episode slots (its tries), after the oracle's (0) and the nop's (1). */
-function exploitSlots(battery: readonly Exploit[]): number[][] {
-  let next = 2;
-  return battery.map((x) => Array.from({ length: Math.max(1, x.tries ?? 1) }, () => next++));
-}
-
-/**
- * One exploit's outcome from its tries: passed when any try passed (its reward then), else the best reward of the
- * tries that ran; an infrastructure failure only when no try passed and one failed that way.
- */
-function exploitOutcome(x: Exploit, tries: Trajectory[], threshold: number): ExploitOutcome {
-  const scored = tries.filter((t) => t.exit_status !== "infra_error");
-  const best = scored.reduce<Trajectory | undefined>(
-    (b, t) => (!b || (t.reward ?? 0) > (b.reward ?? 0) ? t : b),
-    undefined,
-  );
-  const passed = best !== undefined && (best.reward ?? 0) >= threshold;
-  const failed = tries.find((t) => t.exit_status === "infra_error");
-  if (!passed && failed) {
-    return { exploit: x.name, reward: null, passed: null, error: failed.error ?? "infrastructure error" };
-  }
-  return {
-    exploit: x.name,
-    reward: best!.reward,
-    passed,
-    ...(best!.test_output ? { testOutput: best!.test_output } : {}),
-  };
-}
-
 function modeVerdict(
   e: Entry,
   mode: VerifierMode,
   ts: Trajectory[],
   battery: readonly Exploit[],
-  slots: number[][],
+  plan: Plan,
   threshold: number,
 ): ModeVerdict {
   const check = checkVerdict(e.dir, e.task, mode, ts[0], ts[1]);
-  const exploits = battery.map((x, k) => exploitOutcome(x, slots[k].map((s) => ts[s]), threshold));
+  const exploits = battery.map((x, k) =>
+    plan.skipped[k] !== undefined
+      ? skippedOutcome(x, plan.skipped[k]!)
+      : exploitOutcome(x, plan.slots[k].map((s) => ts[s.slot]), threshold)
+  );
   const nopPasses = check.nop?.reward === null || (check.nop?.reward ?? 0) >= threshold;
-  return { mode, check, hackable: !nopPasses && exploits.some((x) => x.passed), exploits };
+  const hacked = exploits.some((o, k) => o.passed && countsAsHack(battery[k]));
+  return { mode, check, hackable: !nopPasses && hacked, exploits, neutralised: neutralisedLinks(battery, exploits) };
+}
+
+/** True when no exploit found a way to the reward in `d` and none failed for infrastructure reasons. */
+function holds(d: ModeVerdict, battery: readonly Exploit[]): boolean {
+  return d.check.valid && !d.exploits.some((o, k) => o.passed === null || (o.passed && countsAsHack(battery[k])));
 }
 
 function verdictOf(e: Entry, battery: readonly Exploit[], allModes: boolean): AuditResult {
   const main = e.done.find((d) => d.mode === e.own) ?? e.done[0];
-  const passed = main.exploits.filter((x) => x.passed).map((x) => x.exploit);
+  const passed = main.exploits.filter((x, k) => x.passed && countsAsHack(battery[k])).map((x) => x.exploit);
   const failed = main.exploits.filter((x) => x.passed === null);
   const infra = failed.length ? `${failed[0].exploit}: ${failed[0].error}` : undefined;
   const result: AuditResult = {
@@ -285,13 +300,12 @@ function verdictOf(e: Entry, battery: readonly Exploit[], allModes: boolean): Au
     exploits: main.exploits,
     modes: e.done.sort((a, b) => AUDIT_MODES.indexOf(a.mode) - AUDIT_MODES.indexOf(b.mode)),
     hints: main.hackable ? hintsFor(battery, passed) : [],
+    findings: taskFindings(battery, e.done, e.facts.storageMb),
     ...(main.check.error ? { error: main.check.error } : infra ? { error: `infrastructure: ${infra}` } : {}),
     seconds: e.seconds,
   };
   if (allModes) {
-    result.holdsIn = e.done.filter((d) => d.check.valid && !d.exploits.some((x) => x.passed !== false)).map((d) =>
-      d.mode
-    );
+    result.holdsIn = e.done.filter((d) => holds(d, battery)).map((d) => d.mode);
     result.invalidIn = e.done.filter((d) => !d.check.valid).map((d) => d.mode);
     if (result.hackable && result.holdsIn.length) {
       result.hints.push(`it holds in ${result.holdsIn.join(", ")}: run it with --verifier-mode ${result.holdsIn[0]}`);

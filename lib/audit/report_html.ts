@@ -12,9 +12,11 @@ const fmt = (r: number | null | undefined) => r === null || r === undefined ? "�
 /** An exploit's cell; a pass is `free` rather than a hack where the nop passed too (the task is invalid anyway). */
 function cell(x: ExploitOutcome | undefined, hackable: boolean): string {
   if (!x) return `<td class="na">·</td>`;
+  if (x.skipped) return `<td class="na" title="${esc(x.skipped)}">n/a</td>`;
   if (x.passed === null) return `<td class="infra" title="${esc(x.error ?? "infrastructure error")}">infra</td>`;
   const cls = x.passed ? (hackable ? "hacked" : "free") : "held";
-  return `<td class="${cls}">${esc(fmt(x.reward))}</td>`;
+  const title = x.neutralised ? ` title="pgs neutralised ${x.neutralised}"` : "";
+  return `<td class="${cls}"${title}>${esc(fmt(x.reward))}${x.neutralised ? "ⁿ" : ""}</td>`;
 }
 
 /** The audit page for `results`; `battery` names the columns (default `BATTERY`). */
@@ -36,19 +38,27 @@ export function auditHtml(results: AuditResult[], opts: { battery?: readonly Exp
     for (const m of r.modes) {
       const nop = m.check.nop?.reward;
       const verdict = !m.check.valid ? "invalid" : m.hackable ? "HACKABLE" : "holds";
+      const because = verdict === "holds" && m.neutralised
+        ? ` (pgs neutralised ${m.neutralised} link${m.neutralised === 1 ? "" : "s"})`
+        : "";
       const byName = new Map(m.exploits.map((x) => [x.exploit, x]));
       rows.push(
         `<tr><td>${esc(r.name)}</td><td>${esc(m.mode)}${m.mode === r.verifierMode ? " *" : ""}</td>` +
-          `<td class="v-${verdict.toLowerCase()}" title="${esc(m.check.error ?? "")}">${verdict}</td>` +
+          `<td class="v-${verdict.toLowerCase()}" title="${esc(m.check.error ?? "")}">${verdict}${esc(because)}</td>` +
           `<td>${esc(fmt(m.check.oracle?.reward))}</td><td>${esc(fmt(nop))}</td>` +
           battery.map((x) => cell(byName.get(x.name), m.hackable)).join("") + `</tr>`,
       );
     }
   }
   const legend = battery.map((x) => `<li><b>${esc(x.name)}</b>: ${esc(x.description)}</li>`).join("\n");
-  const findings = results.filter((r) => r.hints.length).map((r) =>
-    `<li><b>${esc(r.name)}</b><ul>${r.hints.map((h) => `<li>${esc(h)}</li>`).join("")}</ul></li>`
-  ).join("\n");
+  const findings = results.filter((r) => r.hints.length || r.findings?.length).map((r) => {
+    const found = (r.findings ?? []).map((f) =>
+      `<li>${esc(f.exploit)}: ${esc(f.text)}${f.hint ? `<br><i>${esc(f.hint)}</i>` : ""}</li>`
+    );
+    return `<li><b>${esc(r.name)}</b><ul>${r.hints.map((h) => `<li>${esc(h)}</li>`).join("")}${
+      found.join("")
+    }</ul></li>`;
+  }).join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>
@@ -66,7 +76,7 @@ td:first-child { text-align: left; }
 <p>${results.length} tasks: ${hackable} hackable, ${invalid} invalid in their audited mode (marked *). A cell is the
 exploit's reward: red where it passed while doing nothing did not (a way to the reward without solving the task),
 green where the task held, orange where it passed but so did doing nothing, grey where infrastructure failed (never
-counted as the policy's).</p>
+counted as the policy's); ⁿ where pgs's verifier removed what it planted, n/a where it does not apply.</p>
 <table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead>
 <tbody>
 ${rows.join("\n")}

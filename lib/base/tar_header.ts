@@ -16,8 +16,12 @@ export function tarOctal(h: Uint8Array, off: number, len: number): number {
     for (let i = off + 1; i < off + len; i++) n = n * 256 + h[i];
     return n;
   }
-  const s = tarField(h, off, len).trim();
-  return s ? parseInt(s, 8) : 0;
+  // Read byte by byte (no string): a copy of a million files reads two of these per member.
+  let i = off, n = 0;
+  const end = off + len;
+  while (i < end && (h[i] === 0x20 || h[i] === 0)) i++;
+  for (; i < end && h[i] >= 0x30 && h[i] <= 0x37; i++) n = n * 8 + (h[i] - 0x30);
+  return n;
 }
 
 /** The records of a pax extended header's body: each is "LEN key=value\n", LEN counting the record's bytes. */

@@ -22,6 +22,9 @@ export type ContentChoice = "keep" | "skip" | ((chunk: Uint8Array) => void);
 
 import { paxRecords, tarField as field, tarOctal as octal } from "./tar_header.ts";
 
+/** The largest pax or GNU long-name header read (the tar guard's bound too). */
+const MAX_EXTENSION = 1 << 20;
+
 /** Reads exact byte counts from a stream, keeping at most one chunk of look-ahead. */
 class Blocks {
   #chunks: Uint8Array[] = [];
@@ -38,8 +41,18 @@ class Blocks {
     return true;
   }
 
-  /** Exactly `n` bytes, or null when the stream ends first. */
-  async take(n: number): Promise<Uint8Array | null> {
+  /**
+   * Exactly `n` bytes, or null when the stream ends first. With `view`, a view of the chunk when one chunk holds them
+   * all (no copy, but it keeps the whole chunk alive: only for bytes that are not kept).
+   */
+  async take(n: number, view = false): Promise<Uint8Array | null> {
+    const first = this.#chunks[0];
+    if (view && first && first.length >= n) {
+      if (first.length === n) this.#chunks.shift();
+      else this.#chunks[0] = first.subarray(n);
+      this.#have -= n;
+      return first.subarray(0, n);
+    }
     if (!await this.#fill(n)) return null;
     const out = new Uint8Array(n);
     let off = 0;
@@ -82,24 +95,27 @@ export async function readTar(
 ): Promise<void> {
   const blocks = new Blocks(stream.getReader());
   let longName: string | undefined, longLink: string | undefined;
-  let pax: Record<string, string> = {};
+  let pax: Record<string, string> = {}, paxSeen = false;
   for (;;) {
-    const h = await blocks.take(512);
+    const h = await blocks.take(512, true);
     if (!h) throw new Error("truncated tar archive (no end blocks)");
-    if (h.every((b) => b === 0)) return;
+    if (h[0] === 0 && allZero(h)) return;
     const flag = String.fromCharCode(h[156] || 0x30);
     const size = pax.size !== undefined ? Number(pax.size) : octal(h, 124, 12);
     const padded = Math.ceil(size / 512) * 512;
     if (flag === "x" || flag === "g" || flag === "L" || flag === "K") {
+      // A path is at most 4 KiB: a larger extension header is not a copy of a tree, and is not held.
+      if (size > MAX_EXTENSION) throw new Error(`a tar extension header of ${size} bytes`);
       const data = await blocks.take(padded);
       if (!data) throw new Error("truncated tar archive");
       const body = data.subarray(0, size);
-      if (flag === "x") pax = paxRecords(body);
+      if (flag === "x") pax = paxRecords(body), paxSeen = true;
       else if (flag === "L") longName = field(body, 0, body.length);
       else if (flag === "K") longLink = field(body, 0, body.length);
       continue;
     }
-    const prefix = field(h, 345, 155);
+    // Fields are decoded only when present: most members have no prefix, and only links a target.
+    const prefix = h[345] ? field(h, 345, 155) : "";
     let name = pax.path ?? longName ?? (prefix ? `${prefix}/${field(h, 0, 100)}` : field(h, 0, 100));
     name = name.replace(/\/+$/, "");
     const type = flag === "0" || flag === "7" ? "file" : flag === "5" ? "dir" : flag === "2" ? "symlink" : "other";
@@ -108,9 +124,9 @@ export async function readTar(
       type,
       mode: octal(h, 100, 8) & 0o7777,
       size,
-      linkname: pax.linkpath ?? longLink ?? field(h, 157, 100),
+      linkname: pax.linkpath ?? longLink ?? (h[157] ? field(h, 157, 100) : ""),
     };
-    pax = {};
+    if (paxSeen) pax = {}, paxSeen = false;
     longName = longLink = undefined;
     const choice = visit(m);
     if (type === "file" && choice === "keep") {
@@ -127,4 +143,10 @@ export async function readTar(
     });
     if (!ok) throw new Error("truncated tar archive");
   }
+}
+
+/** Whether every byte of `h` is 0 (an end block). */
+function allZero(h: Uint8Array): boolean {
+  for (let i = 0; i < h.length; i++) if (h[i] !== 0) return false;
+  return true;
 }

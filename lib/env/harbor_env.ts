@@ -61,6 +61,11 @@ export interface HarborEnvOptions {
   warmMax?: number;
   /** Seconds a box started ahead waits for its reset before it is removed unused (default 600). */
   warmIdleSec?: number;
+  /**
+   * Disk bound in MB of the agent's box and every verifier box of a task that sets no `storage_mb` (default 10240,
+   * `DEFAULT_STORAGE_MB`; 0: none); enforced where the engine can, said once per run where it cannot.
+   */
+  storageMb?: number;
 }
 
 /** A row: a task directory, optionally the first messages, a forced profile and chat-template kwargs. */
@@ -99,6 +104,10 @@ export class HarborEnv implements EpisodeOwner {
   /** Validates the profile names now; throws when both `profile` and `profiles` are given. */
   constructor(readonly opts: HarborEnvOptions = {}) {
     if (opts.profile && opts.profiles) throw new Error("HarborEnv: give profile or profiles, not both");
+    const mb = opts.storageMb;
+    if (mb !== undefined && (!Number.isInteger(mb) || mb < 0)) {
+      throw new Error(`HarborEnv: storageMb must be a non-negative integer (0: no bound), got ${JSON.stringify(mb)}`);
+    }
     this.#weights = opts.profiles ?? { [opts.profile ?? NO_PROFILE_DIALECT]: 1 };
     // Validated now, so a typo fails when the environment is built, not mid-run.
     for (const name of Object.keys(this.#weights)) resolveProfileName(name);
@@ -118,7 +127,7 @@ export class HarborEnv implements EpisodeOwner {
   }
 
   get #startOptions(): SandboxOptions {
-    return { workdir: this.opts.workdir, verifierMode: this.opts.verifierMode };
+    return { workdir: this.opts.workdir, verifierMode: this.opts.verifierMode, storageMb: this.opts.storageMb };
   }
 
   /** The profile (weights key) a row gets for a group; without a group the row's content stands in. */

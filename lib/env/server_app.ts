@@ -325,6 +325,8 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       answer: r.answer,
       verifier_error: r.verifierError ?? null,
       verifier_mode: r.verifierMode,
+      // What the verifier removed before the tests (links into their inputs, FIFOs): absent when nothing was.
+      ...(r.neutralised ? { neutralised: r.neutralised } : {}),
       exit_status: r.exitStatus,
       turns: r.turns,
       harness_profile: e.ep.harnessProfile,

@@ -11,7 +11,8 @@ import type { Sandbox } from "../runtime/sandbox.ts";
 import type { Task } from "../task/task.ts";
 import type { VerifierMode } from "../task/verifier_mode.ts";
 import { combineSteps, passesGate, startStep, type StepOutcome } from "../verify/steps.ts";
-import { verify } from "../verify/verifier.ts";
+import { verify, type VerifyResult } from "../verify/verifier.ts";
+import type { Neutralised } from "../runtime/input_guard.ts";
 import { InfraError } from "../base/errors.ts";
 
 /** Who opens episodes (`HarborEnv`): what scoring needs from it, and the notice of a close. */
@@ -55,6 +56,8 @@ export interface EpisodeReward {
   turns: number;
   /** The last 4 kB of test.sh's output (of the last step verified, in a multi-step task). */
   testOutput: string;
+  /** What the verifier removed before the tests because it named their inputs (every step's); absent when nothing. */
+  neutralised?: Neutralised[];
 }
 
 /** One episode: its box, its profile's turns, its state, its verification and its timings. */
@@ -253,6 +256,7 @@ export class HarborEpisode {
         exitStatus: this.state.finalStatus,
         turns: this.state.turns,
         testOutput: v.testOutput,
+        ...(v.neutralised?.length ? { neutralised: v.neutralised } : {}),
       };
     } finally {
       await this.close();
@@ -264,7 +268,7 @@ export class HarborEpisode {
   async #scoreSteps(
     answer: string,
   ): Promise<
-    { reward: number; metrics: Record<string, number>; error?: string; mode: VerifierMode; testOutput: string }
+    Pick<VerifyResult, "reward" | "metrics" | "error" | "mode" | "testOutput" | "neutralised">
   > {
     const key = this.env.rewardKey;
     if (!this.#stepsOver) {
@@ -276,7 +280,17 @@ export class HarborEpisode {
       this.#stepsOver = true;
     }
     const testOutput = this.#outcomes.at(-1)?.result.testOutput ?? "";
-    return { ...combineSteps(this.task, this.#outcomes, key), mode: this.box.verifierMode, testOutput };
+    const combined = combineSteps(this.task, this.#outcomes, key);
+    // What the guard removed counts whatever the steps scored: every step's, summed and listed.
+    const count = this.#outcomes.reduce((n, o) => n + (o.result.metrics.inputs_neutralised ?? 0), 0);
+    const neutralised = this.#outcomes.flatMap((o) => o.result.neutralised ?? []);
+    if (count) combined.metrics = { ...combined.metrics, inputs_neutralised: count };
+    return {
+      ...combined,
+      mode: this.box.verifierMode,
+      testOutput,
+      ...(neutralised.length ? { neutralised } : {}),
+    };
   }
 
   /** Removes the episode's containers without scoring; safe to call twice. */

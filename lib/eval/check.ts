@@ -78,6 +78,8 @@ export interface CheckOptions {
   images?: Record<string, string>;
   /** Where the tests run, for every task (default: each task's own mode). */
   verifierMode?: VerifierMode;
+  /** Disk bound in MB of the boxes of a task that sets no `storage_mb` (default 10240; 0: none). */
+  storageMb?: number;
   /** Called as each task finishes (at once for a task that does not load). */
   onResult?: (r: CheckResult) => void;
   /** Called with each loaded task before it runs (the CLI counts tasks that leave the network unset). */
@@ -237,7 +239,7 @@ export async function checkTasks(dirs: string[], opts: CheckOptions = {}): Promi
   const ran = loaded.map((): Partial<Record<CheckAgent, Trajectory>> => ({}));
   // Both episodes of a task at once, as many tasks as workers; no extra limit on containers starting.
   const episodes = 2 * Math.max(1, opts.workers ?? DEFAULT_CHECK_WORKERS);
-  await runJobs(jobs, { images: opts.images, verifierMode: opts.verifierMode }, {
+  await runJobs(jobs, { images: opts.images, verifierMode: opts.verifierMode, storageMb: opts.storageMb }, {
     maxConcurrent: episodes,
     maxStarting: episodes,
     maxTurns: NO_TURN_LIMIT,

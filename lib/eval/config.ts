@@ -4,6 +4,7 @@
  * snake-case. Every bad value is a one-line error naming the file or flag and the field.
  */
 import { DEFAULT_RUNTIME, runtimeNames } from "../runtime/registry.ts";
+import { DEFAULT_STORAGE_MB } from "../runtime/limits.ts";
 import { UsageError } from "../base/errors.ts";
 import type { VerifierMode } from "../task/verifier_mode.ts";
 import { DEFAULT_REQUEST_TIMEOUT_SEC } from "./endpoint_policy.ts";
@@ -122,6 +123,11 @@ export interface EvalConfig {
   verifierMode?: VerifierMode;
   /** The container runtime every engine of the run is (a registered name; default `DEFAULT_RUNTIME`, docker). */
   runtime: string;
+  /**
+   * Disk bound in MB of the agent's box and every verifier box of a task that sets no `storage_mb` (default
+   * `DEFAULT_STORAGE_MB`, 10240; 0: none).
+   */
+  storageMb: number;
 }
 
 /** A policy as `--policy` and run.json name it: `endpoint`, `oracle` or `script:PATH`. */
@@ -176,6 +182,7 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
   const passThreshold = g.number("passThreshold");
   const verifierMode = g.verifierMode("verifierMode");
   const runtime = g.oneOf("runtime", runtimeNames());
+  const storageMb = g.atLeastZero("storageMb");
 
   if (!tasks) throw new UsageError("eval: give --tasks PATH (a task, a folder of tasks, or a rows JSONL)");
   if (url !== undefined && !isHttpUrl(url)) {
@@ -255,5 +262,6 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
     passThreshold: passThreshold ?? DEFAULT_PASS_THRESHOLD,
     runtime: runtime ?? DEFAULT_RUNTIME,
     verifierMode,
+    storageMb: storageMb ?? DEFAULT_STORAGE_MB,
   };
 }

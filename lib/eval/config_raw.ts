@@ -51,6 +51,7 @@ export const FIELDS = [
   "profilesModule",
   "passThreshold",
   "verifierMode",
+  "storageMb",
   "runtime",
 ] as const;
 
@@ -141,6 +142,13 @@ export class Given {
   int(field: Field): number | undefined {
     const g = this.#values.get(field);
     return g && num(g.where, g.value, true);
+  }
+
+  /** An integer that must be at least 0. */
+  atLeastZero(field: Field): number | undefined {
+    const n = this.int(field);
+    if (n !== undefined && n < 0) throw new UsageError(`${this.where(field)} must be ≥ 0, got ${n}`);
+    return n;
   }
 
   /** A number that must be at least 1 (`int`: an integer). */

@@ -253,6 +253,7 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
     ...(exitCode !== undefined ? { agent_exit_code: exitCode } : {}),
     ...(stderrTail ? { agent_stderr: stderrTail } : {}),
     ...(scored.testOutput ? { test_output: scored.testOutput } : {}),
+    ...(scored.neutralised ? { neutralised: scored.neutralised } : {}),
     ...(workdirEnd ? { workdir_diff: await workdirEnd.diff } : {}),
   });
 }

@@ -6,6 +6,7 @@
 import { type LoadedOverlay, readOverlay } from "../harness/overlay.ts";
 import { join, resolve } from "node:path";
 import { createRuntime } from "../runtime/registry.ts";
+import { DEFAULT_STORAGE_MB } from "../runtime/limits.ts";
 import { EngineDownError, InfraError, UsageError } from "../base/errors.ts";
 import { loadProfilesModule } from "../harness/load_module.ts";
 import { resolveProfileName } from "../harness/registry.ts";
@@ -62,6 +63,8 @@ function fingerprint(cfg: EvalConfig, overlays: LoadedOverlay[]): Record<string,
     ...(ep?.tokens ? { tokens: ep.tokens } : {}),
     images: cfg.images ?? null,
     verifierMode: cfg.verifierMode ?? null,
+    // Absent at the default, so older runs resume.
+    ...(cfg.storageMb !== DEFAULT_STORAGE_MB ? { storageMb: cfg.storageMb } : {}),
   };
 }
 
@@ -291,6 +294,7 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
       maxOutput: cfg.maxOutput,
       images: cfg.images,
       verifierMode: cfg.verifierMode,
+      storageMb: cfg.storageMb,
     }, {
       k: cfg.k,
       maxTurns: cfg.maxTurns,

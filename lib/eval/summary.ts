@@ -92,8 +92,31 @@ export interface Summary {
   template_rewrite: { turns: number; episodes: number; episodes_in_token_mode: number };
   /** Episodes that hit an infrastructure error, with the error. */
   infra: { id: string; task: string; profile: string; error: string }[];
+  /**
+   * What the verifier neutralised before the tests (links into their inputs, FIFOs, devices): episodes with any, how
+   * many in all (`metric/inputs_neutralised`), and the first 200 listed with their episode. Absent in older summaries.
+   */
+  neutralised?: {
+    episodes: number;
+    count: number;
+    listed: { id: string; task: string; path: string; kind: string; target?: string }[];
+  };
   /** Mean milliseconds per scored episode. */
   mean_timings_ms: Record<string, number>;
+}
+
+/** Summary entries listed under `neutralised`. */
+const NEUTRALISED_SUMMARY_LISTED = 200;
+
+/** The summary's `neutralised` block over `ts`. */
+function neutralisedSummary(ts: Trajectory[]): NonNullable<Summary["neutralised"]> {
+  const hit = ts.filter((t) => (t.metrics["metric/inputs_neutralised"] ?? 0) > 0 || t.neutralised?.length);
+  const listed = hit.flatMap((t) => (t.neutralised ?? []).map((n) => ({ id: t.id, task: t.task, ...n })));
+  return {
+    episodes: hit.length,
+    count: hit.reduce((n, t) => n + (t.metrics["metric/inputs_neutralised"] ?? t.neutralised?.length ?? 0), 0),
+    listed: listed.slice(0, NEUTRALISED_SUMMARY_LISTED),
+  };
 }
 
 /**
@@ -228,6 +251,7 @@ export function summarize(
       profile: t.profile,
       error: t.error ?? "",
     })),
+    neutralised: neutralisedSummary(ts),
     mean_timings_ms: {
       start: mean((t) => t.timings.start_ms),
       policy: mean((t) => t.timings.policy_ms),

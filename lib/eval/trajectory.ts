@@ -1,3 +1,4 @@
+import type { Neutralised } from "../runtime/input_guard.ts";
 import type { OverlayRef } from "../harness/overlay.ts";
 import type { VerifierMode } from "../task/verifier_mode.ts";
 /**
@@ -100,6 +101,12 @@ export interface Trajectory {
   usage?: { prompt_tokens: number; completion_tokens: number };
   /** The last 4 kB of test.sh's output, when the tests ran. */
   test_output?: string;
+  /**
+   * What the verifier removed before the tests because it could make them read their own inputs in place of the
+   * agent's work, or block them (links into /tests, FIFOs, devices): the first 50; `metric/inputs_neutralised` counts
+   * them all. Absent when nothing was.
+   */
+  neutralised?: Neutralised[];
   /** The files the episode changed in its working directory, as a diff (`pgs eval`, unless `--no-diff`). */
   workdir_diff?: WorkdirDiff;
   /** The task's agent timeout in seconds (`[agent] timeout_sec`): what a `timeout` exit ran out of. */
@@ -144,6 +151,22 @@ export interface WorkdirDiff {
   truncated?: boolean;
   /** What was left out (the cut, .git/ changes), or why there is no diff (the tree too large, a failed copy). */
   note?: string;
+  /** Set when a tree held more files than the diff keeps (50,000, or 8 Mi characters of paths): what was compared. */
+  cut?: WorkdirCut;
+}
+
+/** How much of the working directory a cut diff compared: past the cut, files are counted, not listed. */
+export interface WorkdirCut {
+  /** Files and symlinks the working directory held at the start. */
+  start_files: number;
+  /** Of them, how many were kept and compared (the first ones in the copy's order). */
+  start_kept: number;
+  /** Files and symlinks it held at the end. */
+  end_files: number;
+  /** Of them, how many were kept and compared. */
+  end_kept: number;
+  /** Kept files not compared because the other side held them, if at all, past its cut. */
+  unmatched: number;
 }
 
 /** The key a record is resumed by. */

@@ -2,24 +2,30 @@
  * The files an episode changed: its working directory read out of the container (`docker cp`, a tar stream) once at
  * the start, in the background while the policy answers the first turn, and once after the last turn, then compared
  * as a unified diff (git's layout, jsdiff's algorithm) capped at `WORKDIR_DIFF_CAP`. Nothing is written into the
- * container and nothing runs in it: the agent sees no difference. Binary and large files are named, not diffed.
+ * container and nothing runs in it: the agent sees no difference. Binary and large files are named, not diffed. Each
+ * tree is read within fixed bounds (`workdir_tree.ts`): past them the diff is cut and says so (`cut`).
  */
-import { createHash } from "node:crypto";
 import { structuredPatch } from "npm:diff@9.0.0";
-import { readTar, type TarMember } from "../base/tar_read.ts";
-import type { Box } from "../runtime/runtime.ts";
 import type { Sandbox } from "../runtime/sandbox.ts";
 import { inAgentState } from "../task/verifier_mode.ts";
-import type { WorkdirDiff, WorkdirFileChange } from "./trajectory.ts";
+import type { WorkdirCut, WorkdirDiff, WorkdirFileChange } from "./trajectory.ts";
+import { inGit, readTree, type Tree, type TreeEntry } from "./workdir_tree.ts";
+
+export {
+  MAX_DIFF_FILE,
+  MAX_KEPT_BYTES,
+  MAX_TREE_BYTES,
+  readTree,
+  type Tree,
+  type TreeCut,
+  type TreeEntry,
+  type TreeLimits,
+  WORKDIR_MAX_FILES,
+  WORKDIR_MAX_PATH_CHARS,
+} from "./workdir_tree.ts";
 
 /** The patch is cut at this many bytes (the file list stays whole). */
 export const WORKDIR_DIFF_CAP = 256 * 1024;
-/** Files larger than this are compared by hash and named, not diffed. */
-export const MAX_DIFF_FILE = 1024 * 1024;
-/** Of a tree's files, at most this many bytes are kept for diffing; the files past it are compared by hash. */
-export const MAX_KEPT_BYTES = 32 * 1024 * 1024;
-/** A working directory whose files add up to more than this is not diffed (its copy stops there). */
-export const MAX_TREE_BYTES = 256 * 1024 * 1024;
 /** At most this many changed files are listed. */
 const MAX_FILES = 2000;
 /** Per file: jsdiff gives up past this many edits or milliseconds (the file is then named only). */
@@ -27,92 +33,6 @@ const MAX_EDITS = 2000;
 const DIFF_TIMEOUT_MS = 100;
 /** All files of one diff: past this many milliseconds the rest are named only (the diff runs on the runner's thread). */
 const DIFF_BUDGET_MS = 500;
-/** The bound of one copy out of the container. */
-const COPY_MS = 120_000;
-
-/** One path of a tree: its kind, mode, and content (small files), or its hash (large ones, .git/). */
-export interface TreeEntry {
-  /** What it is. */
-  type: TarMember["type"];
-  /** Permission bits. */
-  mode: number;
-  /** Content length. */
-  size: number;
-  /** The content, for files up to `MAX_DIFF_FILE` outside .git/, up to `MAX_KEPT_BYTES` in all. */
-  data?: Uint8Array;
-  /** sha1 of the content, for the other files. */
-  hash?: string;
-  /** A symlink's target. */
-  link?: string;
-}
-
-/** A working directory as read: paths relative to it, `/`-separated. */
-export type Tree = Map<string, TreeEntry>;
-
-/** The bounds of one tree read (defaults: `MAX_DIFF_FILE`, `MAX_KEPT_BYTES`, `MAX_TREE_BYTES`). */
-export interface TreeLimits {
-  /** Larger files are hashed, not kept. */
-  maxFile?: number;
-  /** Bytes of content kept in all; files past it are hashed. */
-  maxKept?: number;
-  /** Bytes of files in all before the read stops and the tree is not diffed. */
-  maxTree?: number;
-}
-
-/** Reads `path` of `container` as a tree; a string says why it could not (too large, the copy failed). */
-export async function readTree(
-  container: Pick<Box, "getArchive">,
-  path: string,
-  limits: TreeLimits = {},
-): Promise<Tree | string> {
-  const { maxFile = MAX_DIFF_FILE, maxKept = MAX_KEPT_BYTES, maxTree = MAX_TREE_BYTES } = limits;
-  const read = container.getArchive(path, COPY_MS);
-  const tree: Tree = new Map();
-  const hashing = new Map<TreeEntry, ReturnType<typeof createHash>>();
-  let total = 0, kept = 0;
-  const rel = (name: string) => name.slice(name.indexOf("/") + 1);
-  let failure: string | undefined;
-  try {
-    await readTar(read.stream, (m) => {
-      // The archive's first component is the folder itself (`workdir/...`).
-      if (!m.name.includes("/")) return "skip";
-      total += m.size;
-      if (total > maxTree) throw new TooLarge();
-      const e: TreeEntry = { type: m.type, mode: m.mode, size: m.size };
-      if (m.type === "symlink") e.link = m.linkname;
-      tree.set(rel(m.name), e);
-      if (m.type !== "file") return "skip";
-      if (m.size <= maxFile && kept + m.size <= maxKept && !inGit(rel(m.name))) {
-        kept += m.size;
-        return "keep";
-      }
-      const h = createHash("sha1");
-      hashing.set(e, h);
-      return (chunk) => h.update(chunk);
-    }, (m, data) => {
-      tree.get(rel(m.name))!.data = data;
-    });
-  } catch (e) {
-    failure = e instanceof TooLarge
-      ? `the working directory holds more than ${mib(maxTree)} of files: not diffed`
-      : `cannot read the working directory: ${(e as Error).message}`;
-    read.cancel();
-    await read.stream.cancel().catch(() => {});
-  }
-  const done = await read.done;
-  if (failure) return failure;
-  if (!done.ok) return `cannot read the working directory: ${done.error}`;
-  for (const [e, h] of hashing) e.hash = h.digest("hex");
-  return tree;
-}
-
-class TooLarge extends Error {}
-
-const mib = (n: number) => n >= 1024 * 1024 ? `${+(n / 1024 / 1024).toFixed(1)} MiB` : `${n} bytes`;
-
-function inGit(rel: string): boolean {
-  return rel === ".git" || rel.startsWith(".git/") || rel.includes("/.git/");
-}
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -144,11 +64,14 @@ function same(a: TreeEntry, b: TreeEntry): boolean {
 
 const octal = (m: number) => (m & 0o111 ? "100755" : "100644");
 
-/** The unified diff of two trees (`before` at the episode's start, `after` at its end). */
+/**
+ * The unified diff of two trees (`before` at the episode's start, `after` at its end). Where a tree was cut (`cut`),
+ * a path kept on one side only is not compared (the other side may hold it past its cut): it is counted in `cut`.
+ */
 export function diffTrees(before: Tree, after: Tree): WorkdirDiff {
   const files: WorkdirFileChange[] = [];
   const parts: string[] = [];
-  let size = 0, truncated = false, git = 0, listedOut = 0, outOfTime = 0;
+  let size = 0, truncated = false, git = 0, listedOut = 0, outOfTime = 0, unmatched = 0;
   const t0 = performance.now();
   const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
   for (const path of paths) {
@@ -158,6 +81,10 @@ export function diffTrees(before: Tree, after: Tree): WorkdirDiff {
     const b = b0 && (b0.type === "file" || b0.type === "symlink") ? b0 : undefined;
     if (!a && !b) continue;
     if (a && b && same(a, b)) continue;
+    if ((!a && before.cut) || (!b && after.cut)) {
+      unmatched++;
+      continue;
+    }
     if (inGit(path)) {
       git++;
       continue;
@@ -224,6 +151,8 @@ export function diffTrees(before: Tree, after: Tree): WorkdirDiff {
     } else truncated = true;
   }
   const notes: string[] = [];
+  const cut = treesCut(before, after, unmatched);
+  if (cut) notes.push(cutNote(cut));
   if (truncated) notes.push(`the diff is cut at ${WORKDIR_DIFF_CAP / 1024} KiB; every changed file is listed`);
   if (listedOut) notes.push(`${listedOut} more changed files are not listed`);
   if (git) notes.push(`${git} changed files under .git/ are not shown`);
@@ -233,7 +162,23 @@ export function diffTrees(before: Tree, after: Tree): WorkdirDiff {
     files,
     ...(truncated ? { truncated } : {}),
     ...(notes.length ? { note: notes.join("; ") } : {}),
+    ...(cut ? { cut } : {}),
   };
+}
+
+/** What of the two trees was compared, when either was cut. */
+function treesCut(before: Tree, after: Tree, unmatched: number): WorkdirCut | undefined {
+  if (!before.cut && !after.cut) return undefined;
+  const side = (t: Tree) => t.cut ?? { files: t.size, kept: t.size };
+  const [a, b] = [side(before), side(after)];
+  return { start_files: a.files, start_kept: a.kept, end_files: b.files, end_kept: b.kept, unmatched };
+}
+
+function cutNote(c: WorkdirCut): string {
+  const kept = Math.min(...[c.start_files > c.start_kept ? c.start_kept : Infinity, c.end_kept]);
+  const past = (c.start_files - c.start_kept) + (c.end_files - c.end_kept) + c.unmatched;
+  return `the diff is cut at ${kept} files per side: the working directory held ${c.start_files} files and links ` +
+    `at the start and ${c.end_files} at the end; ${past} past the cut are counted, not compared`;
 }
 
 /** The recording of one episode's working directory (`recordWorkdir`). */

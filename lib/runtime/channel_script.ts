@@ -22,6 +22,9 @@
 export const CHANNEL_SERVER = String.raw`
 d="\${TMPDIR:-/tmp}/.pgs-ch.$$"
 mkdir -p "$d" 2>/dev/null || { d="$HOME/.pgs-ch.$$"; mkdir -p "$d" || exit 97; }
+# Where a command's output goes when "$d" takes no new file (the box's disk at its bound): a tmpfs, so the agent
+# still reads what its commands say, "No space left on device" included, and can free room.
+d2=/dev/shm/.pgs-ch.$$; ld=$d
 S=; command -v setsid >/dev/null 2>&1 && S=setsid
 S0=$S
 B=/bin/sh; P=/bin/sh; command -v bash >/dev/null 2>&1 && B=bash && P=$(command -v bash)
@@ -52,14 +55,16 @@ while IFS= read -r l; do
   IFS= read -r q; while [ "$k" -gt 1 ]; do IFS= read -r x; q="$q
 $x"; k=$((k-1)); done
   if [ "$m" = z ]; then
-    set -- $(wc -c "$d/$q.o" "$d/$q.e" 2>/dev/null) 0 x 0 x
+    set -- $(wc -c "$ld/$q.o" "$ld/$q.e" 2>/dev/null) 0 x 0 x
     printf 'PGS-SIZE %s %s %s\n' "$i" "$1" "$3"; continue
   fi
   [ -d "$d" ] || mkdir -p "$d"
   # The agent may have emptied the temp folder: then the image's setsid and head take over.
   if [ -n "$X" ] && [ ! -x "$X" ]; then X=; S=$S0; fi
-  n=$((n+1)); if [ $n -ge 64 ]; then rm -f "$d"/*; n=0; fi
+  n=$((n+1)); if [ $n -ge 64 ]; then rm -f "$d"/* "$d2"/* 2>/dev/null; n=0; fi
   f="$d/$i"
+  if ! { : >"$f.o"; } 2>/dev/null; then mkdir -p "$d2" 2>/dev/null; f="$d2/$i"; fi
+  ld=\${f%/*}
   case $m in s|S) sh=/bin/sh; e=/bin/sh; o=-c;; *) sh=$B; e=$P; o=-lc;; esac
   if [ \${#q} -ge 100000 ]; then printf '%s' "$q" > "$f.s"; q="$f.s"; o=\${o%c}; fi
   case $m in
@@ -89,7 +94,7 @@ $x"; k=$((k-1)); done
     [ -s "$f.e" ] && head -c "$c" "$f.e"; printf '%s' "$t"
   fi
 done
-rm -rf "$d"
+rm -rf "$d" "$d2"
 `.replaceAll("\\$", "$");
 
 /**

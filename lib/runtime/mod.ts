@@ -48,4 +48,5 @@ export { WarmPool, type WarmPoolOptions } from "./warm_pool.ts";
 export type { WorkdirLayer } from "./workdir_image.ts";
 export { DEFAULT_WORKDIR, dockerfileWorkdir, effectiveWorkdir, taskWorkdir } from "./workdir.ts";
 export type { VerifierBox } from "./verifier_container.ts";
+export type { InputGuard, Neutralised } from "./input_guard.ts";
 export { removeOwnContainers, trackedContainers } from "./hygiene.ts";

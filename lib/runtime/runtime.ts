@@ -138,6 +138,11 @@ export interface BoxLimits {
   gpus?: number;
   /** Whether the box reaches the network (default false: no network at all). */
   network?: boolean;
+  /**
+   * The most its writable layer may hold, in MB, the image's own bytes included on btrfs (default none); applied
+   * where the engine can bound a box's disk (`Runtime.diskBoundProblem`), said once per run where it cannot.
+   */
+  storageMb?: number;
 }
 
 /** What to start. The runtime adds its hygiene labels (owner host, pid, run) to `role` and `task`. */
@@ -238,6 +243,11 @@ export interface Runtime {
   removeImage(ref: string): Promise<void>;
   /** Why boxes cannot have GPUs here (one line), or undefined when they can. */
   gpuProblem(): Promise<string | undefined>;
+  /**
+   * Why this engine cannot bound a box's disk (`BoxLimits.storageMb`), as one line naming the engine and its storage
+   * driver, or undefined when it can; asked once per engine. A box asked to be bounded here starts unbounded.
+   */
+  diskBoundProblem(): Promise<string | undefined>;
 
   /** Starts a box; on failure nothing is left and it throws (BoxStartError at `spec.stage`, EngineDownError). */
   start(spec: BoxSpec): Promise<Box>;

@@ -7,7 +7,7 @@ import { dirname, posix } from "node:path";
 import { ExecChannel, exportLines, shQuote, text } from "./channel.ts";
 import type { ExecEnv, ExecOptions, ExecResult } from "./exec_env.ts";
 import type { Box, ProcResult, Runtime } from "./runtime.ts";
-import { boxLimits } from "./limits.ts";
+import { boxLimits, DEFAULT_STORAGE_MB, withStorage } from "./limits.ts";
 import { InfraError } from "../base/errors.ts";
 import type { ImageInfo, ImageStore } from "./images.ts";
 import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
@@ -38,6 +38,11 @@ export interface SandboxOptions {
   verifierMode?: VerifierMode;
   /** Label role (default "episode"). */
   role?: string;
+  /**
+   * The disk bound, in MB, of the agent's box and every verifier box of a task that sets no `storage_mb` (default
+   * `DEFAULT_STORAGE_MB`, 10240; 0: none). Enforced where the engine can (`Runtime.diskBoundProblem`).
+   */
+  storageMb?: number;
   /** Use one exec per command instead of the channel (default false; for benchmarks and tests). */
   noChannel?: boolean;
   /** Run the channel on the image's `setsid` and `head` instead of pgs' static helper (default false). */
@@ -93,6 +98,13 @@ export class Sandbox implements ExecEnv {
   agentBaseline?: string[];
   #verifier?: Promise<VerifierBox>;
   #background: Promise<unknown>[] = [];
+  /** The run's disk bound for boxes of tasks that set none (`SandboxOptions.storageMb`; 0: none). */
+  storageDefault: number = DEFAULT_STORAGE_MB;
+
+  /** This episode's disk bound in MB (the task's `storage_mb`, else the run's; 0: none): its boxes' and its copies'. */
+  get storageMb(): number {
+    return this.task.config.environment.storageMb ?? this.storageDefault;
+  }
 
   private constructor(
     /** The image store the episode's images came from (a separate verifier's image comes from it too). */
@@ -147,8 +159,8 @@ export class Sandbox implements ExecEnv {
     const verifier = opts.prepareVerifier === false || inAgentState(firstMode)
       ? undefined
       : firstMode === "separate"
-      ? createSeparateVerifier(store, task, first)
-      : createVerifier(runtime, task, image.ref);
+      ? createSeparateVerifier(store, task, first, opts.storageMb)
+      : createVerifier(runtime, task, image.ref, opts.storageMb);
     verifier?.catch(() => {}); // reported by verify(), which awaits it
     // The killer as the main process saves an exec an episode; a box whose image has an ENTRYPOINT or a USER keeps
     // an idle main process, so that what the image starts, and as whom, is what it would be under Harbor.
@@ -157,7 +169,7 @@ export class Sandbox implements ExecEnv {
     try {
       container = await runtime.start({
         image: runRef,
-        limits: boxLimits(env, task.config.agent.allowInternet ?? env.allowInternet),
+        limits: boxLimits(withStorage(env, opts.storageMb), task.config.agent.allowInternet ?? env.allowInternet),
         role: opts.role ?? "episode",
         task: task.name,
         env: env.env,
@@ -179,6 +191,7 @@ export class Sandbox implements ExecEnv {
     });
     const box = new Sandbox(store, runtime, container, task, image, workdir, channel, mode, user);
     box.verifierOverride = opts.verifierMode;
+    box.storageDefault = opts.storageMb ?? DEFAULT_STORAGE_MB;
     box.#verifier = verifier;
     box.timings.image = imageMs;
     box.timings.run = lap();

@@ -7,6 +7,7 @@ import { type ImageStore, separateVerifierEnv } from "./images.ts";
 import type { Task, TaskStep } from "../task/task.ts";
 import { startVerifierContainer, type VerifierBox } from "./verifier_container.ts";
 import { effectiveWorkdirOrRoot } from "./workdir.ts";
+import { withStorage } from "./limits.ts";
 
 /** A separate verifier's container, its working folder, its image's user and whether its context goes there. */
 export interface SeparateBox extends VerifierBox {
@@ -23,9 +24,14 @@ export interface SeparateBox extends VerifierBox {
   step?: TaskStep;
 }
 
-/** Starts a separate verifier's container idle, for the task or for `step`. */
-export async function createSeparateVerifier(store: ImageStore, task: Task, step?: TaskStep): Promise<SeparateBox> {
-  const venv = separateVerifierEnv(task, step);
+/** Starts a separate verifier's container idle, for the task or for `step`; `storageDefault`: the run's disk bound. */
+export async function createSeparateVerifier(
+  store: ImageStore,
+  task: Task,
+  step?: TaskStep,
+  storageDefault?: number,
+): Promise<SeparateBox> {
+  const venv = withStorage(separateVerifierEnv(task, step), storageDefault);
   const image = await store.resolveVerifier(task, step);
   const workdir = effectiveWorkdirOrRoot(venv.workdir, image.workdir);
   const box = await startVerifierContainer(store.runtime, task, image.ref, venv, workdir, true);

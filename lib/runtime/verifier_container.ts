@@ -8,9 +8,10 @@ import { posix } from "node:path";
 import { shQuote } from "./channel.ts";
 import { EngineDownError, InfraError } from "../base/errors.ts";
 import { type Box, BoxStartError, type Runtime } from "./runtime.ts";
-import { boxLimits } from "./limits.ts";
+import { boxLimits, withStorage } from "./limits.ts";
 import { TIED_READY, TIED_VERIFIER_MAIN } from "./verifier_tied.ts";
 import { stopAgentProcessesScript } from "./agent_processes.ts";
+import { guardScript, type InputGuard, type Neutralised, NEUTRALISED_LISTED, readNeutralFrame } from "./input_guard.ts";
 import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
 import type { Task, TaskStep } from "../task/task.ts";
 import type { EnvironmentConfig } from "../task/task_config.ts";
@@ -54,7 +55,18 @@ export interface ScriptPlan {
    * else, and print `PGS-STOPPED n` (`shared-clean`; default: nothing stopped).
    */
   stopOutside?: string[];
+  /** What to neutralise once the inputs are in place (`input_guard.ts`; default: nothing). */
+  guard?: InputGuard;
 }
+
+/**
+ * Makes /logs/agent a real folder holding neither file yet: a link the agent planted at /logs or /logs/agent is
+ * removed first, and the two files are written as new inodes, so no link or hard link of the agent's reaches them.
+ */
+const LOGS_AGENT = [
+  `for d in /logs /logs/agent; do if [ -L "$d" ] || { [ -e "$d" ] && [ ! -d "$d" ]; }; then rm -f "$d"; fi; done`,
+  `mkdir -p /logs/agent && rm -rf /logs/agent/final_message.md /logs/agent/capture.json`,
+].join("\n");
 
 /**
  * The root part of a verifier script. Stdin carries `N\n`, the final message (N bytes), then capture.json (the rest,
@@ -70,12 +82,12 @@ export function prepareScript(plan: ScriptPlan, user?: string): string {
       ? [
         // The stage's archive comes first; GNU tar as root keeps its numeric owners and modes, as `docker cp` does.
         `read -r n && mkdir -p ${S} && head -c "$n" | tar -x --numeric-owner -C ${S} || { echo PGS-UNTAR; exit 97; }`,
-        `mkdir -p /logs/agent && rm -f /logs/agent/final_message.md /logs/agent/capture.json`,
+        LOGS_AGENT,
         `read -r n && head -c "$n" > /logs/agent/final_message.md`,
         `read -r n && head -c "$n" > ${plan.capture ? "/logs/agent/capture.json" : "/dev/null"}`,
       ]
       : [
-        `mkdir -p /logs/agent && rm -f /logs/agent/final_message.md /logs/agent/capture.json`,
+        LOGS_AGENT,
         `read -r n && head -c "$n" > /logs/agent/final_message.md`,
         plan.capture ? `cat > /logs/agent/capture.json` : `cat > /dev/null`,
       ],
@@ -97,6 +109,7 @@ export function prepareScript(plan: ScriptPlan, user?: string): string {
     lines.push(`fi`);
   });
   if (plan.stage) lines.push(`rm -rf ${S}`);
+  if (plan.guard) lines.push(guardScript(plan.guard));
   lines.push(`rm -rf /logs/verifier && mkdir -p /logs/verifier && chmod 755 /logs/verifier`);
   if (user) lines.push(`chown ${shQuote(user)} /logs/verifier`);
   lines.push(`chmod +x /tests/test.sh 2>/dev/null; echo PGS-READY`);
@@ -121,11 +134,29 @@ export function testScript(cwd: string): string {
   ].join("\n");
 }
 
+/** What a verifier script printed: its frames, the tests' exit status and result files, and what it neutralised. */
+export interface ScriptFrames {
+  /** The inputs were laid out (PGS-READY). */
+  ready: boolean;
+  /** The tied archive could not be unpacked. */
+  untar: boolean;
+  /** test.sh's exit status, when it ran. */
+  exit?: number;
+  /** The result files, by name. */
+  files: Record<string, string>;
+  /** shared-clean: how many of the agent's processes were stopped. */
+  stopped?: number;
+  /** What the input guard removed (the first NEUTRALISED_LISTED of them). */
+  neutralised: Neutralised[];
+  /** How many it removed in all. */
+  neutralisedCount: number;
+}
+
 /** The files and exit status a verifier script printed. */
-export function parseFrames(
-  out: Uint8Array,
-): { ready: boolean; untar: boolean; exit?: number; files: Record<string, string>; stopped?: number } {
+export function parseFrames(out: Uint8Array): ScriptFrames {
   const files: Record<string, string> = {};
+  const neutralised: Neutralised[] = [];
+  let neutralisedCount = 0;
   let exit: number | undefined;
   let ready = false;
   let untar = false;
@@ -141,12 +172,18 @@ export function parseFrames(
     if (m) {
       files[m[1]] = dec.decode(out.subarray(i, i + Number(m[2])));
       i += Number(m[2]);
+    } else if (line.startsWith("PGS-NEUTRAL ")) {
+      const f = readNeutralFrame(line, out, i);
+      if (!f) continue;
+      i = f.next;
+      neutralisedCount++;
+      if (neutralised.length < NEUTRALISED_LISTED) neutralised.push(f.entry);
     } else if (line.startsWith("PGS-EXIT ")) exit = Number(line.slice(9));
     else if (line === "PGS-READY") ready = true;
     else if (line === "PGS-UNTAR") untar = true;
     else if (line.startsWith("PGS-STOPPED ")) stopped = Number(line.slice(12));
   }
-  return { ready, untar, exit, files, ...(stopped !== undefined ? { stopped } : {}) };
+  return { ready, untar, exit, files, ...(stopped !== undefined ? { stopped } : {}), neutralised, neutralisedCount };
 }
 
 /**
@@ -197,8 +234,13 @@ export async function startVerifierContainer(
  * The isolated verifier's container: the pristine task image with the stage folder ready for the copy, tied to a
  * pipe whose main process takes the inputs and runs the tests (`verifier_tied.ts`).
  */
-export async function createVerifier(runtime: Runtime, task: Task, image: string): Promise<VerifierBox> {
-  const env = task.config.environment;
+export async function createVerifier(
+  runtime: Runtime,
+  task: Task,
+  image: string,
+  storageDefault?: number,
+): Promise<VerifierBox> {
+  const env = withStorage(task.config.environment, storageDefault);
   return { box: await startVerifierContainer(runtime, task, image, env, STAGE_DIR, false, true) };
 }
 

@@ -121,7 +121,7 @@ function parseEnvironment(c: Checker, e: Table, at: string[]): EnvironmentConfig
   if (env.workdir !== undefined && !env.workdir.startsWith("/")) {
     c.fail(f("workdir"), "must be an absolute path", env.workdir);
   }
-  for (const key of ["mcp_servers", "skills_dir", "gpu_types", "tpu", "storage_mb", "storage"]) {
+  for (const key of ["mcp_servers", "skills_dir", "gpu_types", "tpu"]) {
     if (e[key] !== undefined) c.notApplied(f(key));
   }
   const hc = parseHealthcheck(c, e, f("healthcheck"));

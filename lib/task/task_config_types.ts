@@ -37,7 +37,10 @@ export interface EnvironmentConfig {
   env: Record<string, string>;
   /** Readiness check run before the agent starts. Default: none. */
   healthcheck?: HealthcheckConfig;
-  /** Disk limit in MB (from `storage_mb` or Harbor's `storage = "10G"`). Default: none (not applied). */
+  /**
+   * Disk bound in MB of the agent's box and every verifier box (from `storage_mb` or Harbor's `storage = "10G"`).
+   * Default: the run's (`--storage-mb`, 10240); enforced where the engine can bound a box.
+   */
   storageMb?: number;
   /** GPUs the container gets (`docker run --gpus N`). Default: none. */
   gpus?: number;

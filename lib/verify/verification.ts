@@ -1,6 +1,7 @@
 /** One verification: its timings, the script runs every verifier mode shares, and the way it ends. */
 import type { Box } from "../runtime/runtime.ts";
 import type { CopyFailure } from "../runtime/container_copy.ts";
+import type { Neutralised } from "../runtime/input_guard.ts";
 import { InfraError } from "../base/errors.ts";
 import { exportLines } from "../runtime/channel.ts";
 import { isRootUser } from "../runtime/users.ts";
@@ -10,6 +11,7 @@ import type { Sandbox } from "../runtime/sandbox.ts";
 import {
   parseFrames,
   prepareScript,
+  type ScriptFrames,
   type ScriptPlan,
   testScript,
   type VerifierBox,
@@ -47,6 +49,11 @@ export interface VerifyResult {
   rewards?: Record<string, number>;
   /** Milliseconds spent capturing, copying, running the tests, and in total. */
   timings: { capture: number; copy: number; tests: number; total: number };
+  /**
+   * What was removed before the tests ran because it could make them read the verifier's inputs in place of the
+   * agent's work, or block them (`input_guard.ts`): the first 50; the metric `inputs_neutralised` counts them all.
+   */
+  neutralised?: Neutralised[];
 }
 
 /**
@@ -57,8 +64,10 @@ export interface VerifyResult {
 export class Verification {
   readonly t0 = performance.now();
   readonly timings = { capture: 0, copy: 0, tests: 0, total: 0 };
-  /** Metrics that hold whatever the tests say (e.g. `container_dead`). */
+  /** Metrics that hold whatever the tests say (e.g. `container_dead`, `inputs_neutralised`). */
   readonly extra: Record<string, number> = {};
+  /** What the input guard removed, as listed. */
+  neutralised: Neutralised[] = [];
   /** The verifier settings in force: the task's `[verifier]`, with a step's timeout, env and user over it. */
   readonly cfg: VerifierConfig;
 
@@ -80,7 +89,19 @@ export class Verification {
       testOutput,
       mode: this.mode,
       timings: this.timings,
+      ...this.#neutralisedField(),
     };
+  }
+
+  /** Takes what a script's frames say it neutralised. */
+  #noteFrames(f: ScriptFrames): void {
+    if (!f.neutralisedCount) return;
+    this.extra.inputs_neutralised = (this.extra.inputs_neutralised ?? 0) + f.neutralisedCount;
+    this.neutralised.push(...f.neutralised);
+  }
+
+  #neutralisedField(): { neutralised?: Neutralised[] } {
+    return this.neutralised.length ? { neutralised: this.neutralised } : {};
   }
 
   /**
@@ -148,6 +169,7 @@ export class Verification {
         timeoutMs: 60_000,
       });
       const prepared = parseFrames(prep.stdout);
+      this.#noteFrames(prepared);
       if (prepared.stopped !== undefined) this.extra.agent_processes_stopped = prepared.stopped;
       if (!prepared.ready) {
         this.timings.tests = performance.now() - t;
@@ -157,7 +179,9 @@ export class Verification {
       run = await container.exec(["/bin/sh", "-c", testScript(plan.cwd)], { user, env, timeoutMs });
     }
     this.timings.tests = performance.now() - t;
-    const { exit, files, stopped } = parseFrames(run.stdout);
+    const frames = parseFrames(run.stdout);
+    this.#noteFrames(frames);
+    const { exit, files, stopped } = frames;
     // shared-clean: how many of the agent's processes were stopped before the tests (a metric whatever they say).
     if (stopped !== undefined) this.extra.agent_processes_stopped = stopped;
     const testOutput = files["test-stdout.txt"] ?? "";
@@ -179,6 +203,7 @@ export class Verification {
       testOutput,
       mode: this.mode,
       timings: this.timings,
+      ...this.#neutralisedField(),
     };
   }
 

@@ -2,16 +2,20 @@
  * The isolated verifier (docs/spec-notes.md): the agent's working directory copied into a clean container from the
  * pristine image (made while the episode started), together with tests/ in the same archive. The container is tied
  * to a pipe: the archive, the script and the results go through it (`verifier_tied.ts`); an image without GNU tar
- * and head, a non-root verifier user, or a working directory past 64 MiB take the copy (`cp`) and exec path instead.
+ * and head, a non-root verifier user, or a working directory past 16 MiB take the copy (`cp`) and exec path instead.
  */
-import { COPY_TIMEOUT_MS, copyArchive, readFromAgent } from "../runtime/container_copy.ts";
+import { COPY_TIMEOUT_MS, copyArchive, type CopyFailure, readFromAgent } from "../runtime/container_copy.ts";
 import { inVerifierBox, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
 import { createVerifier, type ScriptPlan, STAGE_DIR, testsArchivePrefix } from "../runtime/verifier_container.ts";
 import { tiedExact } from "../runtime/verifier_tied.ts";
+import { diskBoundReached } from "./disk_room.ts";
 import { isRootUser } from "../runtime/users.ts";
 
-/** The largest working directory that goes through the verifier's pipe in one piece. */
-const TIED_MAX_BYTES = 64 << 20;
+/**
+ * The largest working directory that goes through the verifier's pipe in one piece: it is held in memory (its
+ * length goes first), so this bounds what each verification holds, whatever the working directory holds.
+ */
+const TIED_MAX_BYTES = 16 << 20;
 const enc = new TextEncoder();
 
 /** Verifies `v`'s episode in a clean container holding only a copy of its working directory. */
@@ -22,6 +26,8 @@ export async function verifyIsolated(v: Verification, finalMessage: string): Pro
   const pending = box.takeVerifier() ?? createVerifier(box.runtime, task, box.image.ref);
   return await inVerifierBox(v, pending, async (vbox, capture) => {
     const t1 = performance.now();
+    const full = await diskBoundReached(box);
+    if (full) return v.fail(full, { disk_limit: 1 });
     const head = await testsArchivePrefix(task, v.opts.step);
     const user = v.cfg.user ?? "";
     const plan: ScriptPlan = {
@@ -30,18 +36,23 @@ export async function verifyIsolated(v: Verification, finalMessage: string): Pro
       stage: STAGE_DIR,
       tests: { to: "/tests", fresh: false },
       workdir: box.workdir,
+      // Only the copy is the agent's here: its links into the inputs, and its FIFOs and devices, are neutralised.
+      guard: { links: [box.workdir], specials: [box.workdir] },
     };
+    // A copy past the episode's disk bound ends the verification as the policy's doing (disk_limit), not a retry.
+    const cap = box.storageMb || undefined;
+    const failed = (f: CopyFailure) => f.diskLimit ? v.fail(f.error, { disk_limit: 1 }) : v.copyFailed(f);
     if (tiedExact(vbox.box) && isRootUser(user)) {
-      const read = await readFromAgent(box.box, box.workdir, head, TIED_MAX_BYTES);
-      if ("error" in read) return await v.copyFailed(read);
+      const read = await readFromAgent(box.box, box.workdir, head, TIED_MAX_BYTES, cap);
+      if ("error" in read) return await failed(read);
       if ("bytes" in read) {
         v.timings.copy = performance.now() - t1;
         if (v.opts.final) box.releaseAgent(); // the tests have all they need of it
         const input = tiedInput(read.bytes, finalMessage, capture);
         return await v.run(vbox.box, { ...plan, tied: true }, input, user, v.cfg.env);
       }
-      const copied = await copyArchive(read, box.workdir, vbox.box, STAGE_DIR);
-      if (copied) return await v.copyFailed(copied);
+      const copied = await copyArchive(read, box.workdir, vbox.box, STAGE_DIR, undefined, cap, head.length);
+      if (copied) return await failed(copied);
     } else {
       const copied = await copyArchive(
         box.box.getArchive(box.workdir, COPY_TIMEOUT_MS),
@@ -49,8 +60,9 @@ export async function verifyIsolated(v: Verification, finalMessage: string): Pro
         vbox.box,
         STAGE_DIR,
         head,
+        cap,
       );
-      if (copied) return await v.copyFailed(copied);
+      if (copied) return await failed(copied);
     }
     v.timings.copy = performance.now() - t1;
     return await v.run(vbox.box, plan, scriptInput(finalMessage, capture), user, v.cfg.env);

@@ -29,7 +29,7 @@ async function separateBox(v: Verification): Promise<SeparateBox> {
   const made = await (box.takeVerifier() as Promise<SeparateBox> | undefined)?.catch(() => undefined);
   if (made && made.step === step && "user" in made) return made;
   if (made) box.background(made.box.remove());
-  return await createSeparateVerifier(box.store, box.task, step);
+  return await createSeparateVerifier(box.store, box.task, step, box.storageDefault);
 }
 
 /** Verifies `v`'s episode (or step) in its separate verifier container. */
@@ -48,6 +48,12 @@ export async function verifySeparate(v: Verification, finalMessage: string): Pro
       stage: STAGE_DIR,
       tests: vbox.uploadContext ? { to: vbox.workdir, fresh: false } : undefined,
       artifacts: paths,
+      // The artifacts are the agent's here; a tests folder uploaded into the working folder is the verifier's.
+      guard: {
+        links: paths,
+        specials: paths,
+        ...(vbox.uploadContext && vbox.workdir !== "/" ? { inputs: [vbox.workdir] } : {}),
+      },
     };
     const user = v.cfg.user ?? vbox.user;
     return await v.run(vbox.box, plan, scriptInput(finalMessage, capture), user, v.cfg.env);

@@ -68,6 +68,8 @@ export async function testIn(
     stage: `/${stage}`,
     tests: { to: "/tests", fresh: true },
     ...(stopOutside ? { stopOutside } : {}),
+    // The agent could write anywhere in this box: links into the inputs are looked for everywhere.
+    guard: { links: ["/"], specials: [box.workdir] },
   };
   // Harbor runs test.sh as [verifier] user, else as the container's default user (the image's USER).
   const user = v.cfg.user ?? box.image.user;

@@ -8,6 +8,7 @@ import { EngineDownError } from "../base/errors.ts";
 import type { Box } from "../runtime/runtime.ts";
 import type { Verification, VerifyResult } from "./verification.ts";
 import { startVerifierContainer } from "../runtime/verifier_container.ts";
+import { withStorage } from "../runtime/limits.ts";
 import { testIn } from "./verifier_shared.ts";
 
 /** Verifies `v`'s episode in a fresh container of a snapshot of the agent's. */
@@ -25,7 +26,8 @@ export async function verifySnapshot(v: Verification, finalMessage: string): Pro
   let container: Box | undefined;
   try {
     try {
-      container = await startVerifierContainer(runtime, box.task, tag, box.task.config.environment, box.workdir);
+      const env = withStorage(box.task.config.environment, box.storageDefault);
+      container = await startVerifierContainer(runtime, box.task, tag, env, box.workdir);
     } catch (e) {
       if (e instanceof EngineDownError) throw e;
       // The snapshot is the agent's state: a container of it that cannot start (no /bin/sh left) is the agent's doing.

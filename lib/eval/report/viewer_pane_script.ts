@@ -127,7 +127,9 @@ function pane(e, side, s) {
       tok ? " · " + tok.prompt.toLocaleString("en-US") + " prompt + " + tok.completion.toLocaleString("en-US") +
         " completion tokens" : "",
       e.counters.format_errors ? badge("bad", e.counters.format_errors + " format errors") : null,
-      e.counters.unknown_tools ? badge("bad", e.counters.unknown_tools + " unknown tools") : null),
+      e.counters.unknown_tools ? badge("bad", e.counters.unknown_tools + " unknown tools") : null,
+      e.metrics["metric/inputs_neutralised"] ? badge("bad", e.metrics["metric/inputs_neutralised"] +
+        " neutralised before the tests") : null),
     e.reason || e.error ? h("pre", { class: "err reason" }, [e.reason,
       e.error && e.error !== e.reason ? (e.infra_stage ? e.infra_stage + ": " : "") + e.error : ""]
       .filter(Boolean).join("\n")) : null,
@@ -148,10 +150,23 @@ function pane(e, side, s) {
     e.agent_stderr ? [h("h3", {}, "stderr of the program the policy ran (its last 4 kB)"),
       folded(e.agent_stderr, "stderr")] : null,
     workdirDiff(e),
+    neutralisedList(e),
     h("h3", {}, "verifier output (test-stdout)"),
     e.verifier_note ? h("p", { class: "verifier-note" }, e.verifier_note) : folded(e.test_output || "", "test"),
     h("h3", {}, "reward and metrics"),
     kv(Object.assign({ reward: e.reward === null ? "none (infrastructure error)" : e.reward }, e.shown_metrics)));
+}
+
+/** What the verifier removed before the tests ran: links into their inputs, FIFOs, sockets and devices. */
+function neutralisedList(e) {
+  const n = e.metrics["metric/inputs_neutralised"] || (e.neutralised || []).length;
+  if (!n) return null;
+  const items = (e.neutralised || []).map((x) => h("li", {}, h("code", {}, x.path), " " + x.kind +
+    (x.target ? " → " + x.target : "")));
+  return h("div", { class: "neutralised" }, h("h3", {}, "neutralised before the tests (" + n + ")"),
+    h("p", {}, "removed by the verifier: they named the tests' own inputs in place of the agent's work, or would " +
+      "block the tests" + (n > items.length ? "; the first " + items.length + " listed" : "")),
+    h("ul", {}, items));
 }
 
 function runTitle(label) {
@@ -164,7 +179,9 @@ function workdirDiff(e) {
   const d = e.workdir_diff;
   if (!d) return null;
   const files = d.files;
-  const head = h("h3", {}, "files changed (" + files.length + ")");
+  // A cut diff compared only the first files of each side: the heading says so before the list.
+  const head = h("h3", {}, "files changed (" + files.length + (d.cut ? "; cut at " + d.cut.end_files
+    + " files and links at the end, " + d.cut.end_kept + " compared" : "") + ")");
   if (!files.length) return h("div", { class: "wdiff" }, head, h("p", {}, d.note || "no change in the working directory"));
   const lines = d.patch.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();

@@ -8,7 +8,10 @@ export function envArgs(env: Record<string, string>): string[] {
   return Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
 }
 
-/** The engine's init flags, the CPU, memory (swap off) and PID limits, `--gpus` when asked, `--network none` unless allowed. */
+/**
+ * The engine's init flags, the CPU, memory (swap off) and PID limits, `--gpus` when asked, the disk bound when given
+ * (`--storage-opt size=NM`: the runtime drops it where the engine cannot enforce it), `--network none` unless allowed.
+ */
 export function limitArgs(cli: CliEngine, limits: BoxLimits): string[] {
   return [
     ...cli.initArgs,
@@ -17,6 +20,7 @@ export function limitArgs(cli: CliEngine, limits: BoxLimits): string[] {
     `--memory-swap=${limits.memoryMb}m`,
     `--pids-limit=${limits.pidsLimit}`,
     ...(limits.gpus ? [`--gpus=${limits.gpus}`] : []),
+    ...(limits.storageMb ? ["--storage-opt", `size=${limits.storageMb}M`] : []),
     ...(limits.network ? [] : ["--network", "none"]),
   ];
 }

@@ -19,6 +19,8 @@ import { type CliEngine, DOCKER_ENGINE } from "./engine.ts";
 import { gpuProblem } from "./gpus.ts";
 import { DockerHygiene } from "./hygiene.ts";
 import { launchPiped, pipedFailed, pipedStartError } from "./piped.ts";
+import { belowImageSize, diskBoundLine, probeDiskBound, refusesDiskBound, type StorageFacts } from "./storage.ts";
+import { warnOnce } from "../../base/warn.ts";
 
 const decoder = new TextDecoder();
 
@@ -26,6 +28,7 @@ const decoder = new TextDecoder();
 export class Docker extends DockerCli implements Runtime {
   /** This engine's tracked boxes, removal queue and sweep. */
   readonly hygiene: DockerHygiene;
+  #diskBound?: Promise<{ facts: StorageFacts; problem?: string }>;
 
   /** A client of the engine at `host` (default: the environment's) through `cli` (default: the docker CLI). */
   constructor(host?: string, cli: CliEngine = DOCKER_ENGINE) {
@@ -103,8 +106,47 @@ export class Docker extends DockerCli implements Runtime {
     return gpuProblem(this);
   }
 
-  /** `run -d ...`; a container created but not started is removed, and the failure is a BoxStartError. */
+  /** Why this engine cannot bound a box's disk (its storage driver, from `info`, asked once), or undefined. */
+  async diskBoundProblem(): Promise<string | undefined> {
+    return (await (this.#diskBound ??= probeDiskBound(this))).problem;
+  }
+
+  /**
+   * Starts a box (`startBox`) with its disk bound where this engine enforces one; where it cannot, unbounded, said
+   * once per run. A bound below the image's own size is a BoxStartError naming the task.
+   */
   async start(spec: BoxSpec): Promise<DockerBox> {
+    const mb = spec.limits.storageMb;
+    if (!mb) return await this.startBox(spec);
+    const unbounded = { ...spec, limits: { ...spec.limits, storageMb: undefined } };
+    const problem = await this.diskBoundProblem();
+    if (problem) {
+      warnOnce(problem, `disk-bound:${this.kind}:${this.engine}`);
+      return await this.startBox(unbounded);
+    }
+    try {
+      return await this.startBox(spec);
+    } catch (e) {
+      if (!(e instanceof BoxStartError)) throw e;
+      if (refusesDiskBound(e.detail)) {
+        // The driver looked able (overlay on XFS, podman's btrfs) but refuses the flag: so for the rest of the run.
+        const { facts } = await this.#diskBound!;
+        const line = diskBoundLine(this.kind, this.engine, facts, `it refuses --storage-opt: ${lastWords(e.detail)}`);
+        this.#diskBound = Promise.resolve({ facts, problem: line });
+        warnOnce(line, `disk-bound:${this.kind}:${this.engine}`);
+        return await this.startBox(unbounded);
+      }
+      if (belowImageSize(e.detail)) {
+        const why = `${spec.task}: storage_mb = ${mb} is below what the image ${spec.image} itself takes on this ` +
+          `engine (its bound counts the image's own bytes): ${lastWords(e.detail)}`;
+        throw new BoxStartError(why, e.stage, why);
+      }
+      throw e;
+    }
+  }
+
+  /** `run -d ...`; a container created but not started is removed, and the failure is a BoxStartError. */
+  protected async startBox(spec: BoxSpec): Promise<DockerBox> {
     const stage = spec.stage ?? "start";
     if (spec.pipe) return await this.startTied(runArgs(this.cli, spec), spec.pipe, stage);
     const r = await creatingContainer(this, () => this.call(runArgs(this.cli, spec)));

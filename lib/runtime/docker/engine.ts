@@ -28,6 +28,8 @@ export interface CliEngine {
   serialRemovals: boolean | "by-version";
   /** How `ps --format` reads label `key` (default Docker's `{{.Label "key"}}`; podman's ps has no `.Label`). */
   labelField?: (key: string) => string;
+  /** An `info` argv printing `DRIVER\tSTATUS`: the storage driver and its status as JSON (`storage.ts`). */
+  storageProbe: string[];
 }
 
 /** The `docker` CLI. */
@@ -39,4 +41,5 @@ export const DOCKER_ENGINE: CliEngine = {
   probe: ["network", "inspect", "--format", "{{.Name}}", "none"],
   initArgs: ["--init"],
   serialRemovals: "by-version",
+  storageProbe: ["info", "--format", "{{.Driver}}\t{{json .DriverStatus}}"],
 };

@@ -18,6 +18,7 @@ export const PODMAN_ENGINE: CliEngine = {
   initArgs: ["--init", "--stop-timeout=0"],
   serialRemovals: false,
   labelField: (key) => `{{index .Labels "${key}"}}`,
+  storageProbe: ["info", "--format", "{{.Store.GraphDriverName}}\t{{json .Store.GraphStatus}}"],
 };
 
 /**

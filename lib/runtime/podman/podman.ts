@@ -58,7 +58,7 @@ export class Podman extends Docker {
    * `podman run -d --name pgs-<uuid> ...` from an image holding the working directory (see `#plan`); a failed run
    * leaves a created container that only its name finds, so it is removed by name.
    */
-  override async start(spec: BoxSpec): Promise<PodmanBox> {
+  protected override async startBox(spec: BoxSpec): Promise<PodmanBox> {
     const stage = spec.stage ?? "start";
     const plan = await this.#plan(spec, stage);
     const name = `pgs-${crypto.randomUUID()}`;

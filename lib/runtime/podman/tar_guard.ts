@@ -6,6 +6,7 @@
  */
 
 import { paxRecords, tarField as field, tarOctal as octal } from "../../base/tar_header.ts";
+import { PATH_SET_MAX, PathSet } from "./path_set.ts";
 const BLOCK = 512;
 
 /** Member types a copy of a tree may hold: files, hard links, symlinks, devices, folders, fifos, contiguous files. */
@@ -21,12 +22,12 @@ function clean(name: string): string | undefined {
 }
 
 /** Why member `name` (a hard link's target when `link`) may not be written, or undefined when it may. */
-function refusal(name: string, top: string, symlinks: Set<string>): string | undefined {
+function refusal(name: string, top: string, symlinks: PathSet): string | undefined {
   const n = clean(name);
   if (n === undefined || (n !== top && !n.startsWith(`${top}/`))) return `it is outside ${top}`;
-  const parts = n.split("/");
-  for (let i = 1; i < parts.length; i++) {
-    const up = parts.slice(0, i).join("/");
+  if (!symlinks.size) return;
+  for (let i = n.indexOf("/"); i >= 0; i = n.indexOf("/", i + 1)) {
+    const up = n.slice(0, i);
     if (symlinks.has(up)) return `it lies below the symlink ${up}`;
   }
 }
@@ -35,10 +36,15 @@ function refusal(name: string, top: string, symlinks: Set<string>): string | und
  * A TransformStream that passes a tar archive through unchanged while checking that every member lies under `top`
  * (a path's basename, as `cp CONTAINER:PATH -` names members); it errors with a one-line reason on the first member
  * that does not, before any byte of that member's header is passed on. `onEnd` is called once the first end block
- * was passed on (a reader may stop there; only zeros may follow).
+ * was passed on (a reader may stop there; only zeros may follow). More than `maxSymlinks` symlinks (default
+ * `PATH_SET_MAX`) is an error too.
  */
-export function tarGuard(top: string, onEnd: () => void = () => {}): TransformStream<Uint8Array, Uint8Array> {
-  let buf = new Uint8Array(0);
+export function tarGuard(
+  top: string,
+  onEnd: () => void = () => {},
+  maxSymlinks = PATH_SET_MAX,
+): TransformStream<Uint8Array, Uint8Array> {
+  let buf: Uint8Array = new Uint8Array(0);
   /** Bytes of member content (padded) still to pass through unchecked. */
   let skip = 0;
   /** An extension header waiting for its data: its type and padded/real sizes. */
@@ -47,7 +53,7 @@ export function tarGuard(top: string, onEnd: () => void = () => {}): TransformSt
   let longName: string | undefined;
   let longLink: string | undefined;
   let ended = false;
-  const symlinks = new Set<string>();
+  const symlinks = new PathSet(maxSymlinks);
 
   const take = (n: number): Uint8Array => {
     const out = buf.subarray(0, n);
@@ -59,13 +65,13 @@ export function tarGuard(top: string, onEnd: () => void = () => {}): TransformSt
     if (skip > 0) {
       if (!buf.length) return false;
       const k = Math.min(skip, buf.length);
-      out.enqueue(take(k).slice());
+      out.enqueue(take(k));
       skip -= k;
       return true;
     }
     if (ext) {
       if (buf.length < ext.padded) return false;
-      const data = take(ext.padded).slice();
+      const data = take(ext.padded);
       const body = data.subarray(0, ext.size);
       if (ext.type === "x") pax = paxRecords(body);
       else if (ext.type === "L") longName = field(body, 0, body.length);
@@ -76,7 +82,7 @@ export function tarGuard(top: string, onEnd: () => void = () => {}): TransformSt
       return true;
     }
     if (buf.length < BLOCK) return false;
-    const h = take(BLOCK).slice();
+    const h = take(BLOCK);
     if (ended || h.every((b) => b === 0)) {
       // After the first end block only end blocks (zeros) may follow.
       if (!h.every((b) => b === 0)) throw new Error("the archive has data after its end");
@@ -105,7 +111,9 @@ export function tarGuard(top: string, onEnd: () => void = () => {}): TransformSt
       const badLink = refusal(link, top, symlinks);
       if (badLink) throw new Error(`hard link ${JSON.stringify(name)} to ${JSON.stringify(link)}: ${badLink}`);
     }
-    if (type === "2") symlinks.add(clean(name)!);
+    // The symlinks are remembered compactly and up to a bound, past which the archive is refused: memory stays
+    // bounded whatever the box holds, and a member below a forgotten symlink could not be told apart.
+    if (type === "2" && !symlinks.add(clean(name)!)) throw new Error(`more than ${symlinks.max} symlinks`);
     out.enqueue(h);
     // Only files carry content (a hard link's or a folder's size field is ignored by extractors, but passed as is).
     skip = type === "0" || type === "\0" || type === "7" ? padded : 0;
@@ -114,10 +122,14 @@ export function tarGuard(top: string, onEnd: () => void = () => {}): TransformSt
 
   return new TransformStream({
     transform(chunk, out) {
-      const joined = new Uint8Array(buf.length + chunk.length);
-      joined.set(buf);
-      joined.set(chunk, buf.length);
-      buf = joined;
+      // Pieces go on as views of the chunks they came in (never written to again), copied only to join a member's
+      // header or extension across two chunks: a million members cost no copy each.
+      if (buf.length) {
+        const joined = new Uint8Array(buf.length + chunk.length);
+        joined.set(buf);
+        joined.set(chunk, buf.length);
+        buf = joined;
+      } else buf = chunk;
       while (step(out)) { /* consumed */ }
     },
     flush() {
