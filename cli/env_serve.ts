@@ -45,8 +45,8 @@ Options:
   --seed N                  seed of the profile draw (default 0)
   --chat-template-kwargs J  JSON object: the model's chat-template kwargs (lowest precedence)
   --images JSON             task image → replacement, e.g. '{"my-base:1": "my-base:1-tmux"}'
-  --verifier-mode M         where the tests run, for every task: isolated, shared, separate or
-                            snapshot (default: the task's environment_mode, else isolated for pgs's own layout,
+  --verifier-mode M         where the tests run, for every task: isolated, shared, separate, snapshot or
+                            shared-clean (default: the task's environment_mode, else isolated for pgs's own layout,
                             else Harbor's shared; see the README)
   --storage-mb N            disk bound in MB of each box (the agent's and the verifier's) of a task that sets no
                             storage_mb; 0: none (default 10240). Enforced where the engine can (btrfs, zfs, overlay

@@ -21,7 +21,8 @@ with the same --out skips finished episodes; infrastructure errors are retried a
 Options (a YAML file given by --config takes the same names, kebab- or snake-case; flags win):
   --config FILE              YAML settings
   --tasks PATH               a task, a folder of tasks, or a rows JSONL (harbor rows output)
-  --endpoint URL             OpenAI-compatible base URL (vLLM, SGLang, Ollama, pgs harness serve), e.g. http://127.0.0.1:8000/v1
+  --endpoint URL             OpenAI-compatible base URL (vLLM, SGLang, Ollama, pgs harness serve), e.g.
+                             http://127.0.0.1:8000/v1
   --model NAME               model name (default: the first the endpoint lists)
   --api-key-env NAME         environment variable holding the API key
   --policy P                 endpoint (default with --endpoint), oracle (solution/solve.sh), script:FILE (turns.json)
@@ -33,7 +34,8 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
                              harness sends other prompts, tools or settings for it follow (default: each profile's
                              recorded name; in the YAML also {profile: name}; a row's harness_model wins)
   --overlay FILE             an overlay from pgs harness adopt, laid over its profile's episodes: the recorded
-                             harness's own prompt, tools and settings (repeat for several profiles; a row's overlay wins)
+                             harness's own prompt, tools and settings (repeat for several profiles; a row's overlay
+                             wins)
   -k N                       samples per task (default ${DEFAULT_K})
   --temperature X, --top-p X, --top-k N, --max-tokens N   sampling (default: the server's)
   --max-turns N              turns per episode; a row's max_turns wins (default ${DEFAULT_MAX_TURNS})
@@ -60,8 +62,8 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
                              working directory an episode, off the agent's path)
   --request-timeout SEC      seconds one model request may take (default ${DEFAULT_REQUEST_TIMEOUT_SEC})
   --pass-threshold X         a reward at or above X passes (default ${DEFAULT_PASS_THRESHOLD})
-  --verifier-mode M          where the tests run, for every task: isolated, shared, separate or
-                             snapshot (default: the task's environment_mode, else isolated for pgs's own layout,
+  --verifier-mode M          where the tests run, for every task: isolated, shared, separate, snapshot or
+                             shared-clean (default: the task's environment_mode, else isolated for pgs's own layout,
                              else Harbor's shared; see the README)
   --storage-mb N             disk bound in MB of each box (the agent's and the verifier's) of a task that sets no
                              storage_mb; 0: none (default ${DEFAULT_STORAGE_MB}). Enforced where the engine can

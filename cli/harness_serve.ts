@@ -17,7 +17,9 @@ or is not a JSON object is recorded as a JSON string). Each request gets the scr
 number of assistant turns it holds), so any number of identical conversations run at once, as pgs eval's k samples
 do; past the script's end, "Done.". --advance requests moves per conversation (its first two messages) and per
 request instead, as pgs harness capture does for real harnesses.
-POST /v1/responses (OpenAI Responses) and POST /v1/messages (Anthropic Messages) are answered from the same script in their own shapes. Chat completions also answer vLLM's extensions:
+POST /v1/responses (OpenAI Responses), POST /v1/messages (Anthropic Messages) and the Gemini API (POST
+/v1beta/models/M:generateContent, :streamGenerateContent and :countTokens, GET /v1beta/models) are answered from the
+same script in their own shapes. Chat completions also answer vLLM's extensions:
 "return_token_ids": true adds prompt_token_ids and choices[0].token_ids, "logprobs": true adds per-token logprobs
 (deterministic: the UTF-8 bytes of a ChatML-style rendering). With --tokenizer the stub speaks as that model: it
 answers vLLM's POST /v1/completions (prompt as token ids) and SGLang's POST /generate (input_ids), each scripted turn

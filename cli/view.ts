@@ -8,6 +8,7 @@ import { serveView, watchRuns } from "../lib/eval/report/view_server.ts";
 import { viewerHtml } from "../lib/eval/report/viewer_html.ts";
 import { partialPath, writeWhole } from "../lib/export/run_dir.ts";
 import { type Command, parseFlags } from "./args.ts";
+import { listenError } from "./listen.ts";
 import { onSignal } from "./signals.ts";
 
 /** The port `pgs view` serves on unless told. */
@@ -64,6 +65,9 @@ export const viewCommand: Command = {
     }
     if (values.out !== undefined) {
       const out = values.out;
+      if (await Deno.stat(out).then((s) => s.isDirectory, () => false)) {
+        throw new UsageError(`view: --out ${out} is a folder; give a file path (e.g. ${join(out, "viewer.html")})`);
+      }
       const parent = dirname(resolve(out));
       if (!await Deno.stat(parent).then((s) => s.isDirectory, () => false)) {
         throw new UsageError(`view: --out ${out}: the folder ${parent} does not exist`);
@@ -91,8 +95,8 @@ export const viewCommand: Command = {
     try {
       server = serveView(positionals, { port });
     } catch (e) {
-      if (e instanceof Deno.errors.AddrInUse) throw new UsageError(`view: --port ${port} is in use (try --port 0)`);
-      throw e;
+      // A busy port is the machine's state, not a usage error: exit 1 with one line, as env serve and harness serve.
+      throw listenError("view", "127.0.0.1", port, e);
     }
     console.error(`viewing ${data.episodes.length} episodes of ${run} on ${server.url} (Ctrl-C stops)`);
     await server.finished;

@@ -32,6 +32,16 @@ Deno.test("pgs --version and --help", async () => {
   assert.match(ch.stdout, /^Usage: pgs harbor check PATH/);
 });
 
+Deno.test("every command's --help fits 120 columns and names every verifier mode it takes", async () => {
+  const { COMMANDS } = await import("../cli/mod.ts");
+  const { VERIFIER_MODES } = await import("../lib/task/verifier_mode.ts");
+  for (const cmd of COMMANDS) {
+    for (const line of cmd.usage.split("\n")) assert.ok(line.length <= 120, `${cmd.name} --help: ${line}`);
+    if (!cmd.usage.includes("--verifier-mode")) continue;
+    for (const mode of VERIFIER_MODES) assert.match(cmd.usage, new RegExp(`\\b${mode}\\b`), `${cmd.name}: ${mode}`);
+  }
+});
+
 Deno.test("usage errors are one line on stderr with exit 2", async () => {
   for (
     const [args, re] of [
@@ -129,6 +139,11 @@ dockerTest("the bundle runs from a folder outside the repo (nothing reads source
     const r = await pgs(["harbor", "check", "count-error-lines"], away, bundle);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /ok +pgs-examples\/count-error-lines +oracle 1 +nop 0/);
+    // A user's profile module there imports pgs by its name, as the README says: the bundle serves its own modules.
+    await Deno.copyFile(join(ROOT, "tests", "fixtures", "my_profiles.ts"), join(away, "my_profiles.ts"));
+    const p = await pgs(["harness", "profiles", "--profiles-module", "./my_profiles.ts"], away, bundle);
+    assert.equal(p.code, 0, p.stderr);
+    assert.match(p.stdout, /^my-agent@0\.3\.0 \* +native +my-agent 0\.3\.0$/m);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -111,7 +111,12 @@ dockerTest("env serve API: create → step → finish scores the episode and rem
     const t = fin.json.timings;
     assert.deepEqual(Object.keys(t).sort(), ["start_ms", "tools_ms", "verify_ms"]);
     assert.ok(t.start_ms > 0 && t.tools_ms > 0 && t.verify_ms > 0, JSON.stringify(t));
-    assert.equal((await call(s, "POST", `/v1/episodes/${ep.episode_id}/finish`)).status, 404);
+    // A finished episode is not unknown: finishing it again or stepping it is a 409 that says how it ended.
+    for (const path of ["finish", "step"]) {
+      const again = await call(s, "POST", `/v1/episodes/${ep.episode_id}/${path}`, { content: "x" });
+      assert.deepEqual([again.status, again.json.error.type], [409, "episode_ended"], path);
+      assert.match(again.json.error.message, /has ended: finished/);
+    }
     assert.equal(s.size, 0);
     assert.equal(await exists(docker, ep.container_id), false);
   } finally {
@@ -134,7 +139,9 @@ dockerTest("env serve API: a row's max_turns ends the episode; idle episodes are
     const idle = (await call(s, "POST", "/v1/episodes", { row: { task_dir: COUNT } })).json;
     assert.equal(await s.sweep(Date.now()), 0, "not idle yet");
     assert.equal(await s.sweep(Date.now() + 61_000), 1);
-    assert.equal((await call(s, "GET", `/v1/episodes/${idle.episode_id}`)).status, 404);
+    const swept = await call(s, "GET", `/v1/episodes/${idle.episode_id}`);
+    assert.deepEqual([swept.status, swept.json.error.type], [409, "episode_ended"]);
+    assert.match(swept.json.error.message, /has ended: closed after 60 s idle/);
     assert.equal(await exists(docker, idle.container_id), false);
   } finally {
     await s.close();

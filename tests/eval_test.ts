@@ -3,6 +3,7 @@
  * vLLM-style endpoint with token ids, re-tokenisation drift, infrastructure errors, and a library run with a
  * function engine. The summary's numbers are recounted from trajectories.jsonl.
  */
+import { loadTask } from "../lib/task/task.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { rowIds, runEpisodes } from "../lib/eval/run_episodes.ts";
@@ -184,11 +185,14 @@ dockerTest("eval: an infrastructure error is reported apart, never a reward of 0
     assert.equal(r.code, 1, r.stderr);
     const { summary, ts } = await assertSummaryMatches(out);
     assert.equal(ts.length, 2);
+    const name = (await loadTask(task)).name;
     for (const t of ts) {
       assert.equal(t.reward, null);
       assert.equal(t.exit_status, "infra_error");
       assert.match(t.error!, /setup/);
+      assert.equal(t.task, name, "the task's name, not its folder's");
     }
+    assert.match(r.stderr, new RegExp(`^2/2 ${name} \\S+ #\\d infra_error \\[setup\\] [\\d.]+s  start: `, "m"));
     assert.equal(summary.overall.episodes, 0);
     assert.equal(summary.overall["pass@1"], null);
     assert.equal(summary.infra.length, 2);

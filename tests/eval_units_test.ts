@@ -197,9 +197,10 @@ Deno.test("progress: one line per episode off a terminal", () => {
   const lines: string[] = [];
   const p = new Progress(4, 1, 1, (s) => lines.push(s), false);
   p.episode(traj({ row_id: "a", sample: 0, task: "t1" }));
-  p.episode(traj({ row_id: "a", sample: 1, task: "t1", reward: null, exit_status: "infra_error", error: "boom" }));
+  const infra = { reward: null, exit_status: "infra_error" as const, error: "start: boom\nmore", infra_stage: "setup" };
+  p.episode(traj({ row_id: "a", sample: 1, task: "t1", ...infra }));
   assert.match(lines[0], /^2\/4 t1 pi@0.73.1 #0 reward=1 stop_rule 2 turns 1.0s\n$/);
-  assert.match(lines[1], /^3\/4 t1 .* infra_error infra_error .* boom\n$/);
+  assert.equal(lines[1], "3/4 t1 pi@0.73.1 #1 infra_error [setup] 1.0s  start: boom\n");
 });
 
 Deno.test("endpoint: request body as the harness sends it, vLLM extensions, completion parsing", () => {
@@ -288,4 +289,12 @@ Deno.test("pgs eval: usage errors are one line naming the flag, exit 2", async (
     assert.match(r.err, re);
   }
   await Deno.remove(broken, { recursive: true });
+});
+
+Deno.test("summary and report: a profile of the mix drawn for no task is named, not left out", () => {
+  const ts = [traj({ row_id: "a", sample: 0, profile: "opencode@1.18.33", profile_key: "opencode" })];
+  const s = summarize(ts, { k: 1, mix: ["opencode", "pi", "mini-swe-agent"] });
+  assert.deepEqual(s.undrawn_profiles, ["pi", "mini-swe-agent"]);
+  assert.match(reportHtml(s, "t", ts), /Drawn for no task \(no episode\): pi, mini-swe-agent\./);
+  assert.equal(summarize(ts, { k: 1 }).undrawn_profiles, undefined, "no mix, nothing to say");
 });

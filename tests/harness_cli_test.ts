@@ -38,6 +38,25 @@ Deno.test("harness profiles: one line a profile by default, the detail with --lo
   assert.equal(both.code, 2);
 });
 
+Deno.test("a profile module outside the repository imports pgs as @pgs/pgs/harness (the README's way)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pgs_user_module_" });
+  try {
+    // A helper beside it, imported relatively: it resolves against the user's folder, not the staged copy's.
+    const text = await Deno.readTextFile(MODULE);
+    await Deno.writeTextFile(join(dir, "name.ts"), 'export const NAME = "my-agent";\n');
+    await Deno.writeTextFile(
+      join(dir, "my_profiles.ts"),
+      `import { NAME } from "./name.ts";\n${text.replace('name: "my-agent"', "name: NAME")}`,
+    );
+    const r = await pgs(["harness", "profiles", "--profiles-module", join(dir, "my_profiles.ts")]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^my-agent@0\.3\.0 \* +native +my-agent 0\.3\.0$/m);
+    assert.equal([...Deno.readDirSync(dir)].length, 2, "nothing is written beside the user's module");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("harness show: unknown profile and missing --task are usage errors", async () => {
   const r = await pgs(["harness", "show", "nosuch", "--task", "examples/tasks/count-error-lines"]);
   assert.equal(r.code, 2);

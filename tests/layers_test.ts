@@ -28,7 +28,7 @@ export const LAYERS: [prefix: string, rank: number][] = [
   ["lib/export/", 7],
   ["lib/audit/", 7],
   ["cli/", 8],
-  ["main.ts", 9],
+  ["main.ts", 10],
   ["mod.ts", 9],
 ];
 

@@ -173,7 +173,8 @@ ciTest({
       [
         ["count", pair, "–", "0/1 (0%)", ""],
         ["fix", pair, "1/2 (50%)", "2/2 (100%)", "+50 pts"],
-        ["all", "", "1/2 (50%)", "2/3 (67%)", "+17 pts"],
+        // Only the rows both runs scored are summed (count has no scored episode in A): not 1/2 against 2/3.
+        ["all both ran", "1 of 2 task × profile rows", "1/2 (50%)", "2/2 (100%)", "+50 pts"],
       ],
     );
     const runCol = (await headers()).indexOf("run") + 1;

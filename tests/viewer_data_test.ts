@@ -159,6 +159,12 @@ Deno.test("viewer compare: runs labelled, same task × profile × sample paired,
     // B passes at 0.5: its retried 0.5 passes there.
     { task: "t3", profile: "pi@0.73.1", runs: { A: { passes: 1, scored: 1 }, B: { passes: 1, scored: 1 } } },
   ]);
+  // "All" sums only the rows both runs scored (t2 has no scored episode in B): 2 of 3 rows.
+  assert.deepEqual(d.compare_total, {
+    shared: 2,
+    rows: 3,
+    runs: { A: { passes: 2, scored: 3 }, B: { passes: 3, scored: 3 } },
+  });
   // The page reads the same data back.
   const unpack = new Function(`${UNPACK_SCRIPT}; return unpack;`)();
   assert.deepEqual(unpack(JSON.parse(JSON.stringify(packViewerData(d)))), JSON.parse(JSON.stringify(d)));

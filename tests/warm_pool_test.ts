@@ -13,6 +13,7 @@ import { registerBuiltins } from "../profiles/mod.ts";
 registerBuiltins();
 
 const TASK = resolve(import.meta.dirname!, "..", "examples", "tasks", "fix-word-count");
+const OTHER = resolve(import.meta.dirname!, "..", "examples", "tasks", "count-error-lines");
 const bash = (command: string): { tool_calls: ToolCall[] } => ({
   tool_calls: [{ id: "c1", type: "function", function: { name: "bash", arguments: JSON.stringify({ command }) } }],
 });
@@ -51,6 +52,26 @@ runtimeTest(
   },
 );
 
+runtimeTest(
+  "warm boxes: resets that come while they still start take them, never doubling the group",
+  async (docker) => {
+    const env = new HarborEnv({ runtime: docker });
+    try {
+      assert.equal(await env.warm({ task_dir: TASK }, 2), 2);
+      // At once, before any box is ready: one waits for the box being started, the other takes its queued fill back.
+      const eps = await Promise.all([env.reset({ task_dir: TASK }), env.reset({ task_dir: TASK })]);
+      try {
+        await env.pool.settled();
+        assert.deepEqual([env.pool.size, env.pool.pending], [0, 0], "no warm box is left idle beside the group");
+      } finally {
+        await Promise.all(eps.map((e) => e.close()));
+      }
+    } finally {
+      await env.close();
+    }
+  },
+);
+
 runtimeTest("warm boxes idle past their bound are swept", async (docker) => {
   const env = new HarborEnv({ runtime: docker, warmIdleSec: 0 });
   const before = docker.tracked().length;
@@ -80,6 +101,11 @@ runtimeTest("POST /v1/warm queues boxes, GET /v1/health counts them, a bad count
     await env.pool.settled();
     const health = await (await server.app.request("/v1/health")).json();
     assert.equal(health.warm, 1);
+    // ready and pending are the asked task's; ready_all counts every task's.
+    const other = await post({ task_dir: OTHER, n: 0 });
+    assert.deepEqual([other.json.ready, other.json.pending, other.json.ready_all], [0, 0, 1]);
+    const same = await post({ task_dir: TASK, n: 0 });
+    assert.deepEqual([same.json.ready, same.json.pending], [1, 0]);
     const bad = await post({ task_dir: TASK, n: -1 });
     assert.equal(bad.status, 400);
     assert.equal(bad.json.error.message, "n must be an integer from 0 to 1024");

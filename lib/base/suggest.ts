@@ -15,23 +15,27 @@ function distance(a: string, b: string): number {
 
 /**
  * The candidate closest to `name` in edits, compared case-insensitively, or undefined when none is close: within a
- * third of the longer length (at least 2 edits), or one name a prefix of the other. Ties go to the earlier candidate.
+ * third of the longer length (at least `minEdits`, default 2), or one name a prefix of the other. Ties go to the
+ * earlier candidate.
  */
-export function closest(name: string, candidates: readonly string[]): string | undefined {
+export function closest(name: string, candidates: readonly string[], minEdits = 2): string | undefined {
   const n = name.toLowerCase();
   let best: { c: string; d: number } | undefined;
   for (const c of candidates) {
     const l = c.toLowerCase();
     const d = distance(n, l);
-    const close = d <= Math.max(2, Math.floor(Math.max(n.length, l.length) / 3)) || l.startsWith(n) ||
+    const close = d <= Math.max(minEdits, Math.floor(Math.max(n.length, l.length) / 3)) || l.startsWith(n) ||
       n.startsWith(l);
     if (close && (!best || d < best.d)) best = { c, d };
   }
   return best?.c;
 }
 
-/** `; did you mean "X"?` for the closest candidate, or "" when none is close. */
-export function didYouMean(name: string, candidates: readonly string[]): string {
-  const c = closest(name, candidates);
+/**
+ * `; did you mean "X"?` for the closest candidate, or "" when none is close; `minEdits` (default 2) is the edits always
+ * allowed whatever the length (1 for short keys, where 2 edits reach unrelated names).
+ */
+export function didYouMean(name: string, candidates: readonly string[], minEdits = 2): string {
+  const c = closest(name, candidates, minEdits);
   return c === undefined ? "" : `; did you mean ${JSON.stringify(c)}?`;
 }

@@ -126,6 +126,11 @@ export class HarborEnv implements EpisodeOwner {
     return this.pool.fill(task, this.#startOptions, n);
   }
 
+  /** Boxes of `row`'s task ready for resets now, and asked for but still starting or queued. */
+  async warmCount(row: Pick<EnvRow, "task_dir">): Promise<{ ready: number; pending: number }> {
+    return this.pool.countFor(await loadTask(row.task_dir), this.#startOptions);
+  }
+
   get #startOptions(): SandboxOptions {
     return { workdir: this.opts.workdir, verifierMode: this.opts.verifierMode, storageMb: this.opts.storageMb };
   }
@@ -157,7 +162,9 @@ export class HarborEnv implements EpisodeOwner {
     }
     const t0 = performance.now();
     const task = await loadTask(row.task_dir);
-    const box = this.pool.take(task, this.#startOptions) ?? await Sandbox.start(task, this.store, this.#startOptions);
+    // A warm box of the task, even one still starting; else a box of its own (taking back a fill still queued).
+    const box = await this.pool.acquire(task, this.#startOptions) ??
+      await Sandbox.start(task, this.store, this.#startOptions);
     const episode = await startEpisode({
       owner: this,
       task,

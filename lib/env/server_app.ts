@@ -151,6 +151,9 @@ export interface EnvServer {
   close(): Promise<void>;
 }
 
+/** Ended episodes remembered, so that a late call on one says how it ended. */
+const ENDED_KEPT = 10_000;
+
 /** Builds the env server. */
 export function createEnvServer(opts: EnvServerOptions): EnvServer {
   const app = new Hono();
@@ -160,20 +163,25 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
   const maxEpisodes = opts.maxEpisodes ?? 256;
   let starting = 0;
 
+  // How the last ENDED_KEPT episodes ended: a call on one of them is a 409 that says how, not an unknown id's 404.
+  const endedHow = new Map<string, string>();
+  const end = (id: string, how: string) => {
+    live.delete(id);
+    endedHow.set(id, how);
+    if (endedHow.size > ENDED_KEPT) endedHow.delete(endedHow.keys().next().value!);
+  };
   const get = (id: string): Live => {
     const e = live.get(id);
     if (!e) {
-      throw new HttpError(
-        404,
-        "not_found",
-        `no open episode ${JSON.stringify(id)} (finished, closed or idle past the timeout)`,
-      );
+      const how = endedHow.get(id);
+      if (how) throw new HttpError(409, "episode_ended", `episode ${JSON.stringify(id)} has ended: ${how}`);
+      throw new HttpError(404, "not_found", `no episode ${JSON.stringify(id)}`);
     }
     e.lastUsed = Date.now();
     return e;
   };
-  const drop = async (e: Live) => {
-    live.delete(e.id);
+  const drop = async (e: Live, how = "closed (DELETE)") => {
+    end(e.id, how);
     await e.ep.close();
   };
 
@@ -255,7 +263,9 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
       throw new HttpError(400, "invalid_request", "n must be an integer from 0 to 1024");
     }
     const queued = await opts.env.warm(row, n);
-    return c.json({ task_dir: row.task_dir, queued, ready: opts.env.pool.size, pending: opts.env.pool.pending }, 202);
+    // This task's boxes (ready, and starting or queued), and every task's ready ones.
+    const mine = await opts.env.warmCount(row);
+    return c.json({ task_dir: row.task_dir, queued, ...mine, ready_all: opts.env.pool.size }, 202);
   });
 
   app.get("/v1/episodes/:id", (c) => {
@@ -316,7 +326,7 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
   app.post("/v1/episodes/:id/finish", async (c) => {
     const e = get(c.req.param("id"));
     if (e.busy) throw new HttpError(409, "episode_busy", "a step of this episode is still running");
-    live.delete(e.id);
+    end(e.id, "finished (its reward was the answer to that finish)");
     const r = await e.ep.finish();
     return c.json({
       episode_id: e.id,
@@ -352,7 +362,8 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
 
   const sweep = async (now = Date.now()) => {
     const idle = [...live.values()].filter((e) => !e.busy && now - e.lastUsed > idleMs);
-    await Promise.all([...idle.map(drop), opts.env.pool.sweep(now)]);
+    const how = `closed after ${idleMs / 1000} s idle (its containers are removed)`;
+    await Promise.all([...idle.map((e) => drop(e, how)), opts.env.pool.sweep(now)]);
     return idle.length;
   };
   const timer = setInterval(() => void sweep(), Math.max(1000, Math.min(30_000, idleMs / 4)));
@@ -365,7 +376,7 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
     sweep,
     async close() {
       clearInterval(timer);
-      await Promise.all([...live.values()].map(drop));
+      await Promise.all([...live.values()].map((e) => drop(e, "closed: the server stopped")));
     },
   };
 }

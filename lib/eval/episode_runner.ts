@@ -11,6 +11,7 @@ import { PolicyError } from "./policy.ts";
 import { EngineDownError, InfraError } from "../base/errors.ts";
 import { type ExitStatus, type RolloutDetail, type Trajectory, TRAJECTORY_FORMAT, trajectoryId } from "./trajectory.ts";
 import { recordWorkdir } from "./workdir_diff.ts";
+import { loadTask } from "../task/task.ts";
 
 /** Turns before an episode ends with `max_turns`, unless the run or the row says otherwise. */
 export const DEFAULT_MAX_TURNS = 32;
@@ -115,6 +116,8 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
     ep = await env.reset(job.row, job.rowId, { maxTurns: opts.maxTurns ?? DEFAULT_MAX_TURNS });
   } catch (e) {
     if (e instanceof EngineDownError) throw e;
+    // The task's own name when its folder loads (its start failed later: build, setup, healthcheck).
+    base.task = await loadTask(job.row.task_dir).then((t) => t.name, () => base.task);
     return done({
       exit_status: "infra_error",
       reward: null,

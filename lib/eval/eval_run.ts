@@ -3,6 +3,7 @@
  * `summary.json`, `report.html` and `viewer.html` (written at the end, and on Ctrl-C for what finished). A re-run
  * with the same folder skips finished episodes (and retries infrastructure errors) unless `redo`.
  */
+import { warnOnce } from "../base/warn.ts";
 import { type LoadedOverlay, readOverlay } from "../harness/overlay.ts";
 import { join, resolve } from "node:path";
 import { createRuntime } from "../runtime/registry.ts";
@@ -26,7 +27,7 @@ import { viewerData } from "./report/viewer_data.ts";
 import { viewerHtml } from "./report/viewer_html.ts";
 import { crossRows, rowIds, runEpisodes } from "./run_episodes.ts";
 import { gitRevision, PGS_VERSION, RUN_FORMAT, type RunRecord } from "./run_record.ts";
-import { runHeader } from "./run_dir.ts";
+import { readRunInfo, runHeader, runTitle } from "./run_dir.ts";
 import { summarize, type Summary } from "./summary.ts";
 import { latestById, readTrajectories, type Trajectory, trajectoryId, TrajectoryWriter } from "./trajectory.ts";
 import { checkScript, profilesDrawn, readScriptFile } from "./script_check.ts";
@@ -176,6 +177,15 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
   }
   const loaded = await loadRows(cfg.tasks);
   const rows = cfg.cross && cfg.profiles ? crossRows(loaded, cfg.profiles) : loaded;
+  const weighted = Object.values(cfg.profiles ?? {}).filter((w) => w > 0).length;
+  if (!cfg.cross && weighted > rows.length) {
+    // Each row draws one profile for its k samples: fewer rows than profiles leave some profile undrawn.
+    warnOnce(
+      `${rows.length} task${rows.length === 1 ? "" : "s"} for a mix of ${weighted} profiles: each task draws one ` +
+        `profile for its samples, so some profiles run on no task (--cross runs every profile on every task)`,
+      "mix-too-few-tasks",
+    );
+  }
   // A broken task is bad input: it fails the run now, naming its file and field, not each of its episodes.
   taskSetNotes(await Promise.all([...new Set(rows.map((r) => r.task_dir))].map(loadTask)));
   const policy = await policyFor(cfg);
@@ -209,6 +219,7 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
   }
 
   const out = resolve(cfg.out);
+  await refuseForeignFolder(cfg.out, out);
   await Deno.mkdir(out, { recursive: true });
   const paths = {
     run: join(out, "run.json"),
@@ -236,6 +247,12 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
           }); use --redo or another --out`,
         );
       }
+    }
+    // k is recorded beside the settings: another k would mix samples of two runs in one summary.
+    if (isRecord(prevRun) && typeof prevRun.k === "number" && prevRun.k !== cfg.k) {
+      throw new UsageError(
+        `--out ${cfg.out} holds a run with other settings (k: ${prevRun.k} → ${cfg.k}); use --redo or another --out`,
+      );
     }
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -266,9 +283,11 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
     .filter((id) => done.has(id)).length;
 
   const flush = () => {
-    const summary = summarize(all, { k: cfg.k, expected, passThreshold: cfg.passThreshold, cross: cfg.cross });
+    const mix = cfg.profiles && !cfg.cross ? Object.keys(cfg.profiles).filter((k) => cfg.profiles![k] > 0) : undefined;
+    const summary = summarize(all, { k: cfg.k, expected, passThreshold: cfg.passThreshold, cross: cfg.cross, mix });
     writeAtomic(paths.summary, JSON.stringify(summary, null, 2) + "\n");
-    const title = `pgs eval: ${cfg.tasks} (${policy.name})`;
+    // The title `pgs view` gives the same run, from the same run.json.
+    const title = runTitle(out, readRunInfo(out));
     writeAtomic(paths.report, reportHtml(summary, title, all, { viewer: "viewer.html", run: header }));
     writeAtomic(
       paths.viewer,
@@ -332,4 +351,24 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
     progress.close();
   }
   return { summary: flush(), out, ran, skipped: already };
+}
+
+/** The files a pgs eval folder holds; a folder with anything else is someone's, not a run's. */
+const RUN_FILES = new Set(["run.json", "trajectories.jsonl", "summary.json", "report.html", "viewer.html"]);
+
+/** Refuses `--out` when it is an existing folder with files, none of them a run's `run.json` (pgs would write beside them). */
+async function refuseForeignFolder(given: string, out: string): Promise<void> {
+  const names: string[] = [];
+  try {
+    for await (const e of Deno.readDir(out)) names.push(e.name);
+  } catch {
+    return; // not there yet (or not a folder: the mkdir says so)
+  }
+  if (names.length === 0 || names.includes("run.json")) return;
+  if (names.every((n) => RUN_FILES.has(n) || n.startsWith(".") && n.includes(".partial"))) return;
+  throw new UsageError(
+    `--out ${given} is a folder holding other files (${names.slice(0, 3).join(", ")}${
+      names.length > 3 ? ", ..." : ""
+    }) and no pgs run (run.json); give a new or empty folder`,
+  );
 }

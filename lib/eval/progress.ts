@@ -48,11 +48,15 @@ export class Progress {
   /** The line shown for an episode when not on a terminal. */
   line(t: Trajectory): string {
     const n = `${this.already + this.#done}/${this.total}`;
-    const r = t.reward === null ? "infra_error" : `reward=${Math.round(t.reward * 1000) / 1000}`;
-    const err = t.reward === null && t.error ? `  ${t.error.split("\n")[0].slice(0, 160)}` : "";
-    return `${n} ${t.task} ${t.profile} #${t.sample} ${r} ${t.exit_status} ${t.turns} turns ${
-      (t.timings.total_ms / 1000).toFixed(1)
-    }s${err}`;
+    const secs = `${(t.timings.total_ms / 1000).toFixed(1)}s`;
+    if (t.reward === null) {
+      // An infrastructure error has no reward and no exit of its own to show: its stage and its first line instead.
+      const err = t.error ? `  ${t.error.split("\n")[0].slice(0, 160)}` : "";
+      return `${n} ${t.task} ${t.profile} #${t.sample} infra_error${t.infra_stage ? ` [${t.infra_stage}]` : ""} ` +
+        `${secs}${err}`;
+    }
+    const r = `reward=${Math.round(t.reward * 1000) / 1000}`;
+    return `${n} ${t.task} ${t.profile} #${t.sample} ${r} ${t.exit_status} ${t.turns} turns ${secs}`;
   }
 
   /** Ends the bar's line. */

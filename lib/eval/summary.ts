@@ -101,6 +101,8 @@ export interface Summary {
     count: number;
     listed: { id: string; task: string; path: string; kind: string; target?: string }[];
   };
+  /** The weighted mix's profiles (its keys) drawn for no task: they have no episode; absent without a mix. */
+  undrawn_profiles?: string[];
   /** Mean milliseconds per scored episode. */
   mean_timings_ms: Record<string, number>;
 }
@@ -180,7 +182,7 @@ export const DEFAULT_PASS_THRESHOLD = 1;
 /** Summarises trajectories (the latest record per episode id counts). */
 export function summarize(
   all: Trajectory[],
-  opts: { k: number; expected?: number; passThreshold?: number; cross?: boolean },
+  opts: { k: number; expected?: number; passThreshold?: number; cross?: boolean; mix?: string[] },
 ): Summary {
   const ts = latestById(all);
   const th = opts.passThreshold ?? DEFAULT_PASS_THRESHOLD;
@@ -252,6 +254,8 @@ export function summarize(
       error: t.error ?? "",
     })),
     neutralised: neutralisedSummary(ts),
+    // A profile of the mix no row drew has no episode to list: said, not left out.
+    ...(opts.mix ? { undrawn_profiles: opts.mix.filter((k) => !ts.some((t) => t.profile_key === k)) } : {}),
     mean_timings_ms: {
       start: mean((t) => t.timings.start_ms),
       policy: mean((t) => t.timings.policy_ms),

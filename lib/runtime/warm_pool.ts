@@ -26,6 +26,10 @@ export class WarmPool {
   #held = new Map<string, Held[]>();
   #filling: Promise<unknown> = Promise.resolve();
   #pending = 0;
+  /** Per key, fills queued and not begun (a reset may take one back and start its own box instead). */
+  #queued = new Map<string, number>();
+  /** The fill under way: its key, and when it ends. */
+  #starting?: { key: string; done: Promise<void> };
   #closed = false;
   readonly #max: number;
   readonly #idleMs: number;
@@ -52,6 +56,40 @@ export class WarmPool {
     return JSON.stringify([task.paths.dir, opts.workdir ?? null, opts.verifierMode ?? null]);
   }
 
+  /** Boxes of `task` (started with `opts`) ready now, and asked for but not ready yet. */
+  countFor(task: Task, opts: SandboxOptions = {}): { ready: number; pending: number } {
+    const key = this.#key(task, opts);
+    const ready = this.#held.get(key)?.length ?? 0;
+    return { ready, pending: (this.#queued.get(key) ?? 0) + (this.#starting?.key === key ? 1 : 0) };
+  }
+
+  /**
+   * A box of `task` for a reset: a ready one; else the one being started now, waited for; else undefined, and one
+   * fill of it still queued is taken back (the reset starts its own box, so a group's containers never double).
+   */
+  async acquire(task: Task, opts: SandboxOptions = {}): Promise<Sandbox | undefined> {
+    const ready = this.take(task, opts);
+    if (ready) return ready;
+    const key = this.#key(task, opts);
+    const starting = this.#starting;
+    if (starting?.key === key) {
+      await starting.done;
+      const box = this.take(task, opts);
+      if (box) return box;
+    }
+    const queued = this.#queued.get(key) ?? 0;
+    if (queued > 0) {
+      this.#setQueued(key, queued - 1);
+      this.#pending--;
+    }
+    return undefined;
+  }
+
+  #setQueued(key: string, n: number): void {
+    if (n > 0) this.#queued.set(key, n);
+    else this.#queued.delete(key);
+  }
+
   /** A ready box of `task` started with `opts`, taken out of the pool; undefined when none is ready. */
   take(task: Task, opts: SandboxOptions = {}): Sandbox | undefined {
     const list = this.#held.get(this.#key(task, opts));
@@ -67,11 +105,27 @@ export class WarmPool {
   fill(task: Task, opts: SandboxOptions, n: number): number {
     const room = Math.max(0, this.#max - this.size - this.#pending);
     const count = this.#closed ? 0 : Math.min(n, room);
+    const key = this.#key(task, opts);
     for (let i = 0; i < count; i++) {
       this.#pending++;
-      this.#filling = this.#filling.then(() => this.#startOne(task, opts)).catch(() => {});
+      this.#setQueued(key, (this.#queued.get(key) ?? 0) + 1);
+      this.#filling = this.#filling.then(() => this.#begin(key, task, opts)).catch(() => {});
     }
     return count;
+  }
+
+  /** Runs one queued fill of `key`, unless a reset took it back meanwhile. */
+  async #begin(key: string, task: Task, opts: SandboxOptions): Promise<void> {
+    const queued = this.#queued.get(key) ?? 0;
+    if (queued === 0) return;
+    this.#setQueued(key, queued - 1);
+    const done = this.#startOne(task, opts);
+    this.#starting = { key, done: done.catch(() => {}) };
+    try {
+      await done;
+    } finally {
+      this.#starting = undefined;
+    }
   }
 
   async #startOne(task: Task, opts: SandboxOptions): Promise<void> {

@@ -1,4 +1,5 @@
 /** Field checks for task.toml: each error names the field and, where the text shows it, the line. */
+import { didYouMean } from "../base/suggest.ts";
 import { expandEnv } from "./env_expand.ts";
 import { TaskError } from "../base/errors.ts";
 import { findKeyLine } from "./toml_lines.ts";
@@ -114,7 +115,7 @@ export class Checker {
   unknownKeys(t: Table, path: Path): void {
     const known = KNOWN[schemaKey(path)];
     for (const k of Object.keys(t)) {
-      if (!known.includes(k)) this.warn(`unknown key ${[...path, k].join(".")} ignored`);
+      if (!known.includes(k)) this.warn(`unknown key ${[...path, k].join(".")} ignored${didYouMean(k, known, 1)}`);
     }
   }
 

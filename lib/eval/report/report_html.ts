@@ -190,6 +190,13 @@ figure{display:inline-block;margin:0 1.5em 1em 0}figcaption{font-size:12px;text-
 <p class="legend" id="pass-at-k-definition">${esc(PASS_AT_K_DEFINITION)}</p>
 ${summary.complete ? "" : `<p class="warn">Incomplete run: ${o.episodes} of ${summary.expected} episodes scored.</p>`}
 ${o.infra_errors ? `<p class="warn">${o.infra_errors} infrastructure errors (not counted as reward 0).</p>` : ""}
+${
+    summary.undrawn_profiles?.length
+      ? `<p class="warn" id="undrawn">Drawn for no task (no episode): ${
+        esc(summary.undrawn_profiles.join(", "))
+      }. Each task draws one profile of the mix for its samples; --cross runs every profile on every task.</p>`
+      : ""
+  }
 <h2>pass@1 per profile</h2>
 ${
     bars(

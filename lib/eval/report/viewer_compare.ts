@@ -61,6 +61,11 @@ export interface CompareViewerData extends ViewerData {
   runs: ViewerRun[];
   /** Per (task, profile), each run's passes, sorted by task then profile. */
   compare: CompareRow[];
+  /**
+   * The rows both runs scored, summed per run: the only fair "all" (rows one run lacks would pool different task ×
+   * profile sets), with how many rows they are of how many in all.
+   */
+  compare_total: { shared: number; rows: number; runs: Record<string, PassCount> };
 }
 
 /** An episode of a compared run: its run and, when the other run has the same task × profile × sample, that one. */
@@ -130,6 +135,14 @@ export function compareViewerData(runs: [CompareRun, CompareRun], title?: string
     Number(x.key[2]) - Number(y.key[2]) || x.run.localeCompare(y.run)
   );
   const compare = [...rows.values()].sort((x, y) => x.task.localeCompare(y.task) || x.profile.localeCompare(y.profile));
+  const shared = compare.filter((r) => runs.every((run) => r.runs[run.label].scored > 0));
+  const total = Object.fromEntries(runs.map((run) => [run.label, zero()]));
+  for (const r of shared) {
+    for (const run of runs) {
+      total[run.label].passes += r.runs[run.label].passes;
+      total[run.label].scored += r.runs[run.label].scored;
+    }
+  }
   return {
     format: VIEWER_DATA_FORMAT,
     title: title ?? runs.map((r) => `${r.label}: ${r.title}`).join(" · "),
@@ -145,6 +158,7 @@ export function compareViewerData(runs: [CompareRun, CompareRun], title?: string
       episodes: [a, b][i].length,
     })),
     compare,
+    compare_total: { shared: shared.length, rows: compare.length, runs: total },
   };
 }
 

@@ -154,13 +154,10 @@ function rate(c) {
   return c.scored ? c.passes + "/" + c.scored + " (" + Math.round(100 * c.passes / c.scored) + "%)" : "–";
 }
 
-/** Per (task, profile), each run's passes; the last line sums them. */
+/** Per (task, profile), each run's passes; the last line sums the rows both runs scored, and says how many. */
 function compareTable() {
   const labels = DATA.runs.map((r) => r.label);
-  const total = Object.fromEntries(labels.map((l) => [l, { passes: 0, scored: 0 }]));
-  for (const row of DATA.compare) {
-    for (const l of labels) { total[l].passes += row.runs[l].passes; total[l].scored += row.runs[l].scored; }
-  }
+  const t = DATA.compare_total;
   const delta = (r) => {
     const [a, b] = labels.map((l) => r[l]);
     if (!a.scored || !b.scored) return "";
@@ -175,6 +172,6 @@ function compareTable() {
     h("thead", {}, h("tr", {}, h("th", {}, "task"), h("th", {}, "profile"),
       DATA.runs.map((r) => h("th", { title: r.title }, r.label)), h("th", {}, labels.join("→")))),
     h("tbody", {}, DATA.compare.map((row) => line(row.task, row.profile, row.runs, "row")),
-      line("all", "", total, "total")));
+      line("all both ran", t.shared + " of " + t.rows + " task × profile rows", t.runs, "total")));
 }
 `;
