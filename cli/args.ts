@@ -1,4 +1,5 @@
 /** Strict flag parsing for every command: unknown flags and missing values are usage errors (exit 2). */
+import { didYouMean } from "../lib/base/suggest.ts";
 import { type LoadedOverlay, readOverlay } from "../lib/harness/overlay.ts";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "../lib/base/errors.ts";
@@ -66,7 +67,11 @@ export function parseFlags<O extends Options>(cmd: string, argv: string[], optio
   try {
     return parseArgs({ args: joinNegatives(argv, all), options: all, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${cmd}: ${flagMessage((e as Error).message)}`);
+    const message = flagMessage((e as Error).message);
+    // A mistyped flag (`--max_turns`, `--temprature`) is named with the one it is close to.
+    const unknown = /^Unknown option '(--[^']+)'/.exec(message)?.[1];
+    const near = unknown ? didYouMean(unknown.replaceAll("_", "-"), Object.keys(all).map((k) => `--${k}`)) : "";
+    throw new UsageError(`${cmd}: ${message}${near}`);
   }
 }
 

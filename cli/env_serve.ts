@@ -164,7 +164,12 @@ export const envServe: Command = {
       }`,
     );
     // Ctrl-C / SIGTERM: the hygiene handler removes every container of ours (all open episodes), then exits.
-    onSignal("exit", () => console.error(`pgs env serve: stopped; closed ${server.size} open episode(s)`));
+    onSignal("exit", () => {
+      const warm = env.pool.size + env.pool.pending;
+      console.error(
+        `pgs env serve: stopped; closed ${server.size} open episode(s) and removed ${warm} warm box(es) started ahead`,
+      );
+    });
     await http.finished;
     return 0;
   },

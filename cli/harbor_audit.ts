@@ -3,6 +3,8 @@ import { type AuditResult, auditTasks, DEFAULT_AUDIT_PASS_THRESHOLD } from "../l
 import { BATTERY } from "../lib/audit/battery.ts";
 import { DEFAULT_DISK_FILL_CAP_MB } from "../lib/audit/task_facts.ts";
 import { auditHtml } from "../lib/audit/report_html.ts";
+import { PGS_VERSION } from "../lib/eval/run_record.ts";
+import { resolve } from "node:path";
 import { DEFAULT_CHECK_WORKERS } from "../lib/eval/check.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { findTasks, type Task } from "../lib/task/task.ts";
@@ -184,7 +186,11 @@ export const harborAudit: Command = {
     });
     progress.finish();
     taskSetNotes(loaded);
-    if (report !== undefined) await Deno.writeTextFile(report, auditHtml(results));
+    if (report !== undefined) {
+      const modes = allModes ? "every verifier mode" : verifierMode ? `verifier mode ${verifierMode}` : undefined;
+      const run = { path: resolve(positionals[0]), date: new Date().toISOString(), version: PGS_VERSION, modes };
+      await Deno.writeTextFile(report, auditHtml(results, { run }));
+    }
     if (values.json) console.log(JSON.stringify(results.map(json), null, 2));
     else {
       const hackable = results.filter((r) => r.hackable).length;

@@ -200,7 +200,7 @@ Deno.test("audit page: the task × exploit grid, findings escaped, neutralised a
         : { exploit: x.name, reward: i === 2 ? 1 : 0, passed: i === 2, ...(i === link ? { neutralised: 2 } : {}) }
     ),
     modes: [],
-    hints: [HINTS["live-processes"]],
+    hints: [HINTS["live-processes"], HINTS["python-startup"]],
     findings: [{ exploit: "copy-answer-key", text: "/opt/<k> has the content of tests/x", hint: "keep it out" }],
     seconds: 1,
   };
@@ -221,4 +221,13 @@ Deno.test("audit page: the task × exploit grid, findings escaped, neutralised a
   assert.match(html, /copy-answer-key: \/opt\/&lt;k&gt; has the content of tests\/x<br><i>keep it out<\/i>/);
   assert.match(html, /HACKABLE/);
   for (const x of BATTERY) assert.ok(html.includes(x.name), x.name);
+  // Hints and descriptions read as prose: their `code` spans are <code>, never raw backticks.
+  assert.doesNotMatch(html.replace(/<style>[^]*<\/style>/, ""), /`/);
+  assert.match(html, /<code>[^<]+<\/code>/);
+  // The run's header: what was audited, when, with which pgs.
+  const run = { path: "/data/tasks", date: "2026-12-07T10:00:00.000Z", version: "0.1.0", modes: "every verifier mode" };
+  assert.match(
+    auditHtml([result], { run }),
+    /<p class="run">\/data\/tasks · 2026-12-07T10:00:00\.000Z · pgs 0\.1\.0 · every verifier mode<\/p>/,
+  );
 });

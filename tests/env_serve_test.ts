@@ -58,6 +58,13 @@ Deno.test("env serve API: bearer token, clear 4xx errors", async () => {
     const missing = await call(s, "POST", "/v1/episodes", { row: { task_dir: "/no/such/task" } });
     assert.equal(missing.status, 400);
     assert.equal(missing.json.error.type, "invalid_task");
+    // A relative folder says where the server looked: its own folder is not the trainer's.
+    const relative = await call(s, "POST", "/v1/episodes", { row: { task_dir: "data/no-such-task" } });
+    assert.equal(relative.status, 400);
+    assert.match(
+      relative.json.error.message,
+      new RegExp(`is relative: resolved against the server's folder ${Deno.cwd().replace(/[/.]/g, "\\$&")}, where`),
+    );
     assert.equal((await call(s, "POST", "/v1/episodes/abc/step", { content: "hi" })).status, 404);
     assert.equal((await call(s, "GET", "/v1/nothing")).status, 404);
     const profiles = await call(s, "GET", "/v1/profiles");
@@ -262,7 +269,7 @@ dockerTest(
     const status = await child.status;
     let rest = "";
     for (let r = await reader.read(); !r.done; r = await reader.read()) rest += r.value;
-    assert.match(rest, /stopped; closed 1 open episode/);
+    assert.match(rest, /stopped; closed 1 open episode\(s\) and removed 0 warm box\(es\) started ahead/);
     assert.equal(status.code, 143);
     assert.equal(await countPidContainers(docker, child.pid), 0);
   },

@@ -83,6 +83,12 @@ engineTest({
     await b.waitFor("document.querySelectorAll('.side .pane').length === 2");
     const panes = await b.eval<string[]>("[...document.querySelectorAll('.pane')].map((p) => p.dataset.episode)");
     assert.deepEqual(panes, [failing.id, passing.id]);
+    // Every tool result names its tool, also where the harness's message carries no name (opencode's, pi's).
+    const heads = await b.eval<string[]>(
+      "[...document.querySelectorAll('.pane .turn.tool .head')].map((x) => x.textContent)",
+    );
+    assert.ok(heads.length > 0);
+    for (const head of heads) assert.match(head, /^result · [A-Za-z_]+ · \S/, head);
     await shot(b, out, "4-side-by-side");
 
     // The oracle's fix of fix-word-count, recorded by eval as the working directory's diff, shows as one.

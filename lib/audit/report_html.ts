@@ -19,8 +19,31 @@ function cell(x: ExploitOutcome | undefined, hackable: boolean): string {
   return `<td class="${cls}"${title}>${esc(fmt(x.reward))}${x.neutralised ? "ⁿ" : ""}</td>`;
 }
 
-/** The audit page for `results`; `battery` names the columns (default `BATTERY`). */
-export function auditHtml(results: AuditResult[], opts: { battery?: readonly Exploit[]; title?: string } = {}): string {
+/** What the page's header says of the run: the audited path, when, and with which pgs. */
+export interface AuditRunInfo {
+  /** The task folder (or task) audited. */
+  path: string;
+  /** When the audit ran, ISO. */
+  date: string;
+  /** pgs's version. */
+  version: string;
+  /** The verifier modes audited. */
+  modes?: string;
+}
+
+/** Text with `code` spans (the hints' and findings' wording) as HTML: escaped, the spans as <code>. */
+function prose(text: string): string {
+  return esc(text).replace(/`([^`]+)`/g, "<code>$1</code>");
+}
+
+/**
+ * The audit page for `results`; `battery` names the columns (default `BATTERY`); `run`, when given, heads the page
+ * (path, date, pgs version).
+ */
+export function auditHtml(
+  results: AuditResult[],
+  opts: { battery?: readonly Exploit[]; title?: string; run?: AuditRunInfo } = {},
+): string {
   const battery = opts.battery ?? BATTERY;
   const title = opts.title ?? "pgs harbor audit";
   const hackable = results.filter((r) => r.hackable).length;
@@ -50,12 +73,12 @@ export function auditHtml(results: AuditResult[], opts: { battery?: readonly Exp
       );
     }
   }
-  const legend = battery.map((x) => `<li><b>${esc(x.name)}</b>: ${esc(x.description)}</li>`).join("\n");
+  const legend = battery.map((x) => `<li><b>${esc(x.name)}</b>: ${prose(x.description)}</li>`).join("\n");
   const findings = results.filter((r) => r.hints.length || r.findings?.length).map((r) => {
     const found = (r.findings ?? []).map((f) =>
-      `<li>${esc(f.exploit)}: ${esc(f.text)}${f.hint ? `<br><i>${esc(f.hint)}</i>` : ""}</li>`
+      `<li>${esc(f.exploit)}: ${prose(f.text)}${f.hint ? `<br><i>${prose(f.hint)}</i>` : ""}</li>`
     );
-    return `<li><b>${esc(r.name)}</b><ul>${r.hints.map((h) => `<li>${esc(h)}</li>`).join("")}${
+    return `<li><b>${esc(r.name)}</b><ul>${r.hints.map((h) => `<li>${prose(h)}</li>`).join("")}${
       found.join("")
     }</ul></li>`;
   }).join("\n");
@@ -70,9 +93,17 @@ th:nth-child(-n+5) { writing-mode: horizontal-tb; transform: none; }
 td:first-child { text-align: left; }
 .hacked { background: #f4a3a3; font-weight: bold; } .held { background: #c7ebc7; } .free { background: #f7d9a8; }
 .infra { background: #ddd; color: #555; } .na { color: #aaa; }
+code { background: #f2f2f2; padding: 0 2px; } .run { color: #555; }
 .v-hackable { color: #b00; font-weight: bold; } .v-invalid { color: #a60; } .v-holds { color: #070; }
 </style></head><body>
 <h1>${esc(title)}</h1>
+${
+    opts.run
+      ? `<p class="run">${esc(opts.run.path)} · ${esc(opts.run.date)} · pgs ${esc(opts.run.version)}${
+        opts.run.modes ? ` · ${esc(opts.run.modes)}` : ""
+      }</p>`
+      : ""
+  }
 <p>${results.length} tasks: ${hackable} hackable, ${invalid} invalid in their audited mode (marked *). A cell is the
 exploit's reward: red where it passed while doing nothing did not (a way to the reward without solving the task),
 green where the task held, orange where it passed but so did doing nothing, grey where infrastructure failed (never

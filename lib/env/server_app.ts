@@ -4,6 +4,7 @@
  * whether it ended; finish → reward and metrics (containers removed); or close it. Episodes left idle past a
  * timeout are closed by a sweeper.
  */
+import { isAbsolute, resolve } from "node:path";
 import { pickRow, rowProblem } from "./row_check.ts";
 import { type Context, Hono } from "npm:hono@4.13.19";
 import type { HttpApp } from "../base/http_app.ts";
@@ -82,7 +83,25 @@ function parseRow(body: Record<string, unknown>): EnvRow {
   }
   const problem = rowProblem(r);
   if (problem) throw new HttpError(400, "invalid_request", `row.${problem}`);
+  const dir = r.task_dir as string;
+  if (!isAbsolute(dir) && !isDir(dir)) {
+    // The server's folder is not the trainer's: say which one a relative path met.
+    throw new HttpError(
+      400,
+      "invalid_request",
+      `row.task_dir ${JSON.stringify(dir)} is relative: resolved against the server's folder ${Deno.cwd()}, where ` +
+        `${resolve(dir)} does not exist; send an absolute path`,
+    );
+  }
   return pickRow(r);
+}
+
+function isDir(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
 }
 
 function parseTurn(body: Record<string, unknown>): AssistantTurn {

@@ -3,6 +3,7 @@
  * merged raw values (flags over the file) with one checked reader per kind of value. `buildConfig` turns them into
  * the typed `EvalConfig`.
  */
+import { didYouMean } from "../base/suggest.ts";
 import { parse as parseYaml } from "npm:yaml@2.9.1";
 import { UsageError } from "../base/errors.ts";
 import { parseVerifierMode, VERIFIER_MODES, type VerifierMode } from "../task/verifier_mode.ts";
@@ -76,6 +77,11 @@ function flagName(field: Field): string {
     (field.length === 1 ? `-${field}` : `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
 }
 
+/** `maxTurns` as `max-turns` (or with another separator). */
+function kebab(field: string, sep: string): string {
+  return field.replace(/[A-Z]/g, (c) => `${sep}${c.toLowerCase()}`);
+}
+
 /** Reads a YAML config file into raw values; unknown keys are errors naming the file. */
 export async function readConfigFile(path: string): Promise<RawConfig> {
   let text: string;
@@ -88,7 +94,10 @@ export async function readConfigFile(path: string): Promise<RawConfig> {
   try {
     data = parseYaml(text);
   } catch (e) {
-    throw new UsageError(`${path}: not YAML: ${(e as Error).message.split("\n")[0]}`);
+    // yaml's first line ends "at line L, column C:"; the position leads the line instead, as a compiler's would.
+    const first = (e as Error).message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    const at = (e as { linePos?: { line: number; col: number }[] }).linePos?.[0];
+    throw new UsageError(`${path}${at ? `:${at.line}:${at.col}` : ""}: not YAML: ${first}`);
   }
   if (data === null || data === undefined) return {};
   if (!isRecord(data)) throw new UsageError(`${path}: expected a mapping of settings`);
@@ -96,7 +105,12 @@ export async function readConfigFile(path: string): Promise<RawConfig> {
   for (const [k, v] of Object.entries(data)) {
     const key = camel(k);
     if (!isField(key)) {
-      throw new UsageError(`${path}: unknown key ${JSON.stringify(k)} (known: ${FIELDS.join(", ")})`);
+      // Listed the way the user writes keys (max-turns, max_turns or maxTurns).
+      const style = (f: string) => k.includes("-") ? kebab(f, "-") : k.includes("_") ? kebab(f, "_") : f;
+      const known = FIELDS.map(style);
+      throw new UsageError(
+        `${path}: unknown key ${JSON.stringify(k)}${didYouMean(k, known)} (known: ${known.join(", ")})`,
+      );
     }
     out[key] = v;
   }

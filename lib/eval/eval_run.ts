@@ -177,15 +177,7 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
   }
   const loaded = await loadRows(cfg.tasks);
   const rows = cfg.cross && cfg.profiles ? crossRows(loaded, cfg.profiles) : loaded;
-  const weighted = Object.values(cfg.profiles ?? {}).filter((w) => w > 0).length;
-  if (!cfg.cross && weighted > rows.length) {
-    // Each row draws one profile for its k samples: fewer rows than profiles leave some profile undrawn.
-    warnOnce(
-      `${rows.length} task${rows.length === 1 ? "" : "s"} for a mix of ${weighted} profiles: each task draws one ` +
-        `profile for its samples, so some profiles run on no task (--cross runs every profile on every task)`,
-      "mix-too-few-tasks",
-    );
-  }
+
   // A broken task is bad input: it fails the run now, naming its file and field, not each of its episodes.
   taskSetNotes(await Promise.all([...new Set(rows.map((r) => r.task_dir))].map(loadTask)));
   const policy = await policyFor(cfg);
@@ -271,6 +263,16 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
     ...(startedAt ? { resumed_at: now } : {}),
   };
   writeAtomic(paths.run, JSON.stringify(record, null, 2) + "\n");
+  const weighted = Object.values(cfg.profiles ?? {}).filter((w) => w > 0).length;
+  if (!cfg.cross && weighted > rows.length) {
+    // Each row draws one profile for its k samples: fewer rows than profiles leave some profile undrawn. Said once
+    // the run will go ahead, so that a refused run's error stays its only line.
+    warnOnce(
+      `${rows.length} task${rows.length === 1 ? "" : "s"} for a mix of ${weighted} profiles: each task draws one ` +
+        `profile for its samples, so some profiles run on no task (--cross runs every profile on every task)`,
+      "mix-too-few-tasks",
+    );
+  }
   const header = runHeader({ ...record });
 
   const existing = readTrajectories(paths.traj);

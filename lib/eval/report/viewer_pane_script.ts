@@ -58,6 +58,9 @@ function transcript(e) {
       h("pre", { class: "desc" }, t.function.description || ""),
       h("pre", { class: "json" }, JSON.stringify(t.function.parameters, null, 2))))));
   let turn = -1, flagged = null;
+  // A tool result names its tool by its call's id where the harness's message carries no name (opencode, pi).
+  const callNames = new Map();
+  for (const m of e.messages) for (const c of m.tool_calls || []) callNames.set(c.id, c.function.name);
   for (; i < e.messages.length; i++) {
     const m = e.messages[i];
     if (m.role === "assistant") {
@@ -87,7 +90,9 @@ function transcript(e) {
             h("pre", { class: "json" }, p.text));
         })));
     } else {
-      const label = m.role === "tool" ? "result · " + (m.name || "") + " · " + (m.tool_call_id || "") : m.role;
+      const label = m.role === "tool"
+        ? "result · " + (m.name || callNames.get(m.tool_call_id) || "?") + " · " + (m.tool_call_id || "")
+        : m.role;
       const fe = flagged && m.role !== "tool";
       out.push(h("div", { class: "turn " + m.role + (fe ? " format-error" : "") },
         h("div", { class: "head" }, label, fe ? badge("bad", "format error", flagged.format_error) : null),
