@@ -4,18 +4,16 @@
  * whether it ended; finish → reward and metrics (containers removed); or close it. Episodes left idle past a
  * timeout are closed by a sweeper.
  */
-import { isAbsolute, resolve } from "node:path";
-import { pickRow, rowProblem } from "./row_check.ts";
-import { type Context, Hono } from "npm:hono@4.13.19";
+import { Hono } from "npm:hono@4.13.19";
 import type { HttpApp } from "../base/http_app.ts";
 import { EngineDownError, InfraError, TaskError } from "../base/errors.ts";
-import type { EnvRow, HarborEnv, HarborEpisode } from "./harbor_env.ts";
+import type { HarborEnv, HarborEpisode } from "./harbor_env.ts";
 import type { EpisodeTimings } from "../episode/mod.ts";
-import type { AssistantTurn } from "../harness/episode.ts";
 import { profileNames, resolveProfileName } from "../harness/registry.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { TokenEpisode, type TokenModeOptions } from "./token_episode.ts";
 import { TokenIdError } from "../tokens/token_ids.ts";
+import { HttpError, jsonBody, parseRow, parseTokenStep, parseTurn } from "./server_requests.ts";
 
 /** Server settings. */
 export interface EnvServerOptions {
@@ -41,109 +39,6 @@ interface Live {
   tok?: TokenEpisode;
   /** Per sampled token, its logprob (null where the trainer sent none), in order. */
   logprobs?: (number | null)[];
-}
-
-/** A token step's body: the completion's ids and, optionally, one logprob per id. */
-function parseTokenStep(body: Record<string, unknown>): { ids: number[]; logprobs?: number[] } {
-  const ids = body.completion_token_ids;
-  if (!Array.isArray(ids) || ids.length === 0) {
-    throw new HttpError(
-      400,
-      "invalid_request",
-      "token mode: completion_token_ids must be a non-empty list of token ids (the sampled completion, end-of-turn " +
-        "token included)",
-    );
-  }
-  const bad = ids.findIndex((x) => !(Number.isInteger(x) && x >= 0));
-  if (bad >= 0) {
-    const value = JSON.stringify(ids[bad]);
-    const msg = `token mode: completion_token_ids[${bad}] = ${value} is not a token id (a non-negative integer)`;
-    throw new HttpError(400, "invalid_request", msg);
-  }
-  const lp = body.logprobs;
-  if (lp === undefined || lp === null) return { ids };
-  if (!Array.isArray(lp) || lp.length !== ids.length || !lp.every((x) => typeof x === "number")) {
-    throw new HttpError(400, "invalid_request", "logprobs must be a list of numbers, one per completion token");
-  }
-  return { ids, logprobs: lp };
-}
-
-type Status = 400 | 401 | 404 | 409 | 429 | 500 | 503;
-
-class HttpError extends Error {
-  constructor(readonly status: Status, readonly type: string, message: string) {
-    super(message);
-  }
-}
-
-function parseRow(body: Record<string, unknown>): EnvRow {
-  const r = (body.row ?? body) as Record<string, unknown>;
-  if (!r || typeof r !== "object" || Array.isArray(r)) {
-    throw new HttpError(400, "invalid_request", "row must be an object");
-  }
-  const problem = rowProblem(r);
-  if (problem) throw new HttpError(400, "invalid_request", `row.${problem}`);
-  const dir = r.task_dir as string;
-  if (!isAbsolute(dir) && !isDir(dir)) {
-    // The server's folder is not the trainer's: say which one a relative path met.
-    throw new HttpError(
-      400,
-      "invalid_request",
-      `row.task_dir ${JSON.stringify(dir)} is relative: resolved against the server's folder ${Deno.cwd()}, where ` +
-        `${resolve(dir)} does not exist; send an absolute path`,
-    );
-  }
-  return pickRow(r);
-}
-
-function isDir(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-function parseTurn(body: Record<string, unknown>): AssistantTurn {
-  const m = (body.message ?? body) as Record<string, unknown>;
-  if (m.content !== undefined && m.content !== null && typeof m.content !== "string") {
-    throw new HttpError(400, "invalid_request", "content must be a string or null");
-  }
-  const turn: AssistantTurn = { content: (m.content as string | null | undefined) ?? null };
-  if (m.tool_calls !== undefined && m.tool_calls !== null) {
-    if (!Array.isArray(m.tool_calls)) throw new HttpError(400, "invalid_request", "tool_calls must be a list");
-    turn.tool_calls = m.tool_calls.map((c, i) => {
-      const f = c?.function;
-      if (!f || typeof f.name !== "string") {
-        throw new HttpError(400, "invalid_request", `tool_calls[${i}].function.name must be a string`);
-      }
-      const args = f.arguments;
-      return {
-        id: typeof c.id === "string" && c.id ? c.id : `call_${i}`,
-        type: "function" as const,
-        function: { name: f.name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) },
-      };
-    });
-  }
-  const reasoning = m.reasoning_content ?? m.reasoning;
-  if (typeof reasoning === "string" && reasoning) turn.reasoning_content = reasoning;
-  if (typeof m.finish_reason === "string") turn.finish_reason = m.finish_reason;
-  return turn;
-}
-
-async function jsonBody(c: Context): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
-  if (!text.trim()) return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new HttpError(400, "invalid_json", `request body is not JSON: ${(e as Error).message}`);
-  }
-  if (!v || typeof v !== "object" || Array.isArray(v)) {
-    throw new HttpError(400, "invalid_json", "request body must be a JSON object");
-  }
-  return v as Record<string, unknown>;
 }
 
 /** A token episode's record at finish: the sequence, its loss mask, the logprobs on it, the rewrite turns. */
