@@ -284,12 +284,12 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
   const already = rids.flatMap((id) => Array.from({ length: cfg.k }, (_, s) => trajectoryId(id, s)))
     .filter((id) => done.has(id)).length;
 
+  // The title `pgs view` gives the same run, from the run.json just written (read once, not at every flush).
+  const title = runTitle(out, readRunInfo(out));
   const flush = () => {
     const mix = cfg.profiles && !cfg.cross ? Object.keys(cfg.profiles).filter((k) => cfg.profiles![k] > 0) : undefined;
     const summary = summarize(all, { k: cfg.k, expected, passThreshold: cfg.passThreshold, cross: cfg.cross, mix });
     writeAtomic(paths.summary, JSON.stringify(summary, null, 2) + "\n");
-    // The title `pgs view` gives the same run, from the same run.json.
-    const title = runTitle(out, readRunInfo(out));
     writeAtomic(paths.report, reportHtml(summary, title, all, { viewer: "viewer.html", run: header }));
     writeAtomic(
       paths.viewer,
