@@ -139,7 +139,7 @@ dockerTest(
     for (const m of by["link-tests"].modes) {
       const link = m.exploits.find((x) => x.exploit === "link-answer-key")!;
       assert.equal(link.passed, false, `${m.mode}: ${link.testOutput}`);
-      assert.ok((link.neutralised ?? 0) >= 1, `${m.mode}: pgs neutralised the link`);
+      assert.ok((link.neutralised ?? 0) >= 1, `${m.mode}: pgs neutralised the link: ${JSON.stringify(link)}`);
       assert.ok(m.neutralised >= 1, m.mode);
     }
     // Shared modes: background writers pass; what is on disk passes in every mode.

@@ -28,6 +28,7 @@ const ENV: EnvironmentConfig = {
   allowInternet: false,
   buildTimeoutSec: 600,
   env: {},
+  network: { mode: "no-network", allowedHosts: [] },
   networkUnset: false,
 };
 

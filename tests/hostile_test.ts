@@ -300,6 +300,8 @@ runtimeTest(
       assert.match(malformed, /invalid arguments/i, malformed);
       assert.equal(t.counters.format_errors, 0, "a bad argument string is the tool's error, as the harness words it");
       assert.deepEqual([t.exit_status, t.reward], ["stop_rule", 1]);
+      // The engine's helpers run outside the caller's folder: podman's conmon leaves an `oom` file where it runs.
+      assert.equal(await Deno.stat("oom").then(() => true, () => false), false, "a file oom appeared in the cwd");
     });
   },
 );

@@ -29,11 +29,15 @@ Deno.test("network_mode allowlist runs with no network and warns", () => {
   assert.deepEqual(c.warnings, warned);
 });
 
-Deno.test("network_mode and allow_internet disagreeing is an error", () => {
-  throwsTask(
-    () => parseTaskConfig(`[environment]\nallow_internet = false\nnetwork_mode = "public"`, "task.toml", noEnv),
-    'task.toml:3: environment.network_mode = "public" conflicts with environment.allow_internet = false',
+Deno.test("network_mode decides over allow_internet, as in Harbor; a bad mode is an error", () => {
+  const { result: c, warned } = captured(() =>
+    parseTaskConfig(`[environment]\nallow_internet = false\nnetwork_mode = "public"`, "nm/task.toml", noEnv)
   );
+  assert.deepEqual(c.environment.network, { mode: "public", allowedHosts: [] });
+  assert.equal(c.environment.allowInternet, true);
+  assert.deepEqual(warned, [
+    'nm/task.toml: environment.allow_internet = false is ignored: environment.network_mode = "public" decides, as in Harbor',
+  ]);
   throwsTask(
     () => parseTaskConfig(`[verifier]\nnetwork_mode = "open"`, "task.toml", noEnv),
     'task.toml:2: verifier.network_mode must be "public", "no-network" or "allowlist", got "open"',
@@ -137,10 +141,11 @@ Deno.test("fields that change scoring and cannot be applied are refused with one
     `artifacts = [{ source = "/x", service = "db" }]`,
     't.toml:1: artifacts[0].service = "db": pgs runs no sidecar services',
   );
-  bad(
-    `artifacts = ["rel/x"]`,
-    't.toml:1: artifacts [0].source must be an absolute path in pgs (one container), got "rel/x"',
-  );
+  // A relative source is Harbor's too: resolved in the agent's working directory when copied.
+  assert.deepEqual(parseTaskConfig(`artifacts = ["rel/x"]`, "t.toml", noEnv).artifacts, [{
+    source: "rel/x",
+    exclude: [],
+  }]);
   assert.equal(parseTaskConfig(`[environment]\nos = "LINUX"\ngpus = 2`, "t.toml", noEnv).environment.gpus, 2);
   // A [verifier.environment] alone means separate, as in Harbor.
   const sep = parseTaskConfig(`[verifier.environment]\ndocker_image = "j"\ncpus = "2"`, "t.toml", noEnv);
@@ -199,21 +204,19 @@ env = { B = "2" }
         "t.toml",
         noEnv,
       ),
-    /^t\.toml:\d+: \[verifier\]\.environment_mode='shared' is incompatible with \[verifier\.environment\]; either omit the environment or set environment_mode='separate'\.$/,
+    /^t\.toml:4: steps\.0\.verifier: \[verifier\]\.environment_mode='shared' is incompatible with \[verifier\.environment\]; either omit the environment or set environment_mode='separate'\.$/,
   );
-  // A step's own agent user or phase network would need another box: refused naming the field; the same is accepted.
+  // A step's own agent user would need another exec channel: refused naming the field; the same is accepted.
   throwsTask(
     () => parseTaskConfig(`[agent]\nuser = "a"\n[[steps]]\nname = "s"\n[steps.agent]\nuser = "b"`, "t.toml", noEnv),
     /^t\.toml:\d+: steps\[0\]\.agent\.user = "b" differs from \[agent\] user "a": pgs runs every step of an episode as one user$/,
   );
-  throwsTask(
-    () => parseTaskConfig(`[[steps]]\nname = "s"\n[steps.agent]\nnetwork_mode = "public"`, "t.toml", noEnv),
-    /^t\.toml:\d+: steps\.0\.agent\.network_mode = "public" differs from \[agent\]'s network: pgs cannot change a running box's network for one phase/,
-  );
-  throwsTask(
-    () => parseTaskConfig(`[[steps]]\nname = "s"\n[steps.verifier]\nnetwork_mode = "public"`, "t.toml", noEnv),
-    /steps\.0\.verifier\.network_mode = "public" differs from \[verifier\]'s network/,
-  );
+  // A step's own agent or verifier network is the box's for that step's phase, as Harbor switches them.
+  const agentNet = parseTaskConfig(`[[steps]]\nname = "s"\n[steps.agent]\nnetwork_mode = "public"`, "t.toml", noEnv);
+  assert.deepEqual(agentNet.steps![0].agent.network, { mode: "public", allowedHosts: [] });
+  // A step's tests may have a network of their own: pgs switches the box's for the tests.
+  const net = parseTaskConfig(`[[steps]]\nname = "s"\n[steps.verifier]\nnetwork_mode = "public"`, "t.toml", noEnv);
+  assert.deepEqual(net.steps![0].verifier.network, { mode: "public", allowedHosts: [] });
   const same = parseTaskConfig(`[[steps]]\nname = "s"\n[steps.agent]\nnetwork_mode = "no-network"`, "t.toml", noEnv);
   assert.equal(same.steps![0].name, "s");
   throwsTask(
@@ -246,4 +249,50 @@ K = "v"
   assert.equal(findKeyLine(text, ["verifier", "env", "K"]), 10);
   assert.equal(findKeyLine(text, ["verifier", "env"]), 9);
   assert.equal(findKeyLine(text, ["agent"]), undefined);
+});
+
+Deno.test("Harbor's validators: allowed_hosts, mcp_servers, verifier.collect, task version, artifact destinations", () => {
+  const bad = (toml: string, message: string | RegExp) =>
+    throwsTask(() => parseTaskConfig(toml, "t.toml", noEnv), message);
+  bad(
+    `[environment]\nallowed_hosts = ["a.com"]`,
+    "t.toml:2: environment.allowed_hosts is only valid when network_mode='allowlist'.",
+  );
+  bad(`[agent]\nallowed_hosts = []`, "t.toml:2: agent.allowed_hosts is only valid when network_mode='allowlist'.");
+  bad(`[verifier]\nnetwork_mode = "allowlist"\nallowed_hosts = ["https://a.com"]`, /t\.toml:3: .*not URLs, ports/);
+  const list = parseTaskConfig(
+    `[environment]\nnetwork_mode = "allowlist"\nallowed_hosts = ["API.Example.com.", "2001:DB8::0:1"]`,
+    "t.toml",
+    noEnv,
+  );
+  assert.deepEqual(list.environment.network, { mode: "allowlist", allowedHosts: ["api.example.com", "2001:db8::1"] });
+  bad(
+    `[[environment.mcp_servers]]\nname = "m"`,
+    "t.toml:1: environment.mcp_servers[0]: 'url' is required for transport 'sse'",
+  );
+  bad(
+    `[[environment.mcp_servers]]\nname = "m"\ntransport = "stdio"`,
+    "t.toml:1: environment.mcp_servers[0]: 'command' is required for transport 'stdio'",
+  );
+  bad(`[[environment.mcp_servers]]\nname = "m"\ntransport = "ws"\nurl = "x"`, /t\.toml:3: .*transport must be/);
+  bad(`[[verifier.collect]]\nservice = "db"`, /t\.toml:1: verifier\.collect\.0\.command is required/);
+  bad(
+    `[[verifier.collect]]\ncommand = "x"\nservice = "-db"`,
+    /t\.toml:3: verifier\.collect\.0\.service must be a Docker/,
+  );
+  bad(`[task]\nname = "o/t"\nversion = ""`, 't.toml:3: task.version must be a non-empty string, got ""');
+  bad(`artifacts = [{ source = "/x", destination = "manifest.json" }]`, /'manifest\.json' is reserved/);
+  // An empty destination is none, as in Harbor; overlapping entries are warned about, as Harbor warns.
+  const { result: c, warned } = captured(() =>
+    parseTaskConfig(
+      `artifacts = [{ source = "/x", destination = "" }, "/logs/artifacts/sub", "/x/y"]`,
+      "ov/task.toml",
+      noEnv,
+    )
+  );
+  assert.deepEqual(c.artifacts[0], { source: "/x", exclude: [] });
+  assert.deepEqual(warned, [
+    'ov/task.toml: artifacts: artifact sources "/logs/artifacts" and "/logs/artifacts/sub" overlap; the first is kept',
+    'ov/task.toml: artifacts: artifact sources "/x" and "/x/y" overlap; the first is kept',
+  ]);
 });

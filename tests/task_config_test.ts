@@ -14,6 +14,7 @@ Deno.test("an empty task.toml gets every default", () => {
       allowInternet: false,
       buildTimeoutSec: 600,
       env: {},
+      network: { mode: "no-network", allowedHosts: [] },
       networkUnset: true,
     },
     verifier: { timeoutSec: 120, allowInternet: false, captureTimeoutSec: 60, env: {} },
@@ -75,6 +76,7 @@ tags = ["a", { b = 1 }]
     buildTimeoutSec: 300,
     env: { APP_ENV: "test", N: "3", B: "true" },
     healthcheck: { command: "pg_isready", retries: 0, intervalSec: 0.5, timeoutSec: 5, startPeriodSec: 0 },
+    network: { mode: "public", allowedHosts: [] },
     networkUnset: false,
   });
   // The verifier inherits the environment's network unless it says otherwise.
@@ -106,7 +108,7 @@ keywords = ["k"]
 
 [environment]
 network_mode = "public"
-allowed_hosts = ["example.com"]
+allowed_hosts = []
 build_timeout_sec = 600.0
 docker_image = "img"
 os = "linux"
@@ -163,7 +165,6 @@ env = { S = "s" }
     "environment.skills_dir",
     "environment.gpu_types",
     "environment.tpu",
-    "agent.allowed_hosts",
     "verifier.collect",
   ];
   // Once per run per key, naming the first task that set it.
@@ -179,7 +180,9 @@ env = { S = "s" }
   // Applied (the boxes' disk bound), so not among the notes.
   assert.equal(c.environment.storageMb, 10240);
   // The agent phase's own network is applied to the agent's box.
-  assert.deepEqual(c.agent, { timeoutSec: 900, user: "agent", allowInternet: false });
+  const none = { mode: "no-network", allowedHosts: [] };
+  assert.deepEqual(c.agent, { timeoutSec: 900, user: "agent", allowInternet: false, network: none });
+  assert.deepEqual(c.verifier.network, none);
   assert.equal(c.verifier.user, "0");
   assert.equal(c.verifier.environmentMode, "separate");
   assert.equal(c.verifier.environment?.dockerImage, "judge");

@@ -77,8 +77,11 @@ engineTest({
     assert.equal(view.answer, failing.answer);
     await shot(b, out, "3-episode");
 
-    // The same task under another profile, side by side: the pass next to the fail.
-    const passing = ts.find((t) => t.task === failing.task && t.reward === 1)!;
+    // The same task under another profile, side by side: the pass next to the fail. The pass is a native-call
+    // profile's, so its pane has tool turns whichever order the episodes finished in.
+    const passing = ts.find((t) =>
+      t.task === failing.task && t.reward === 1 && t.messages.some((m) => m.role === "tool")
+    )!;
     await b.select(".pane select.compare", passing.id);
     await b.waitFor("document.querySelectorAll('.side .pane').length === 2");
     const panes = await b.eval<string[]>("[...document.querySelectorAll('.pane')].map((p) => p.dataset.episode)");

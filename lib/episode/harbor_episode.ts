@@ -188,8 +188,9 @@ export class HarborEpisode {
     }
     const next = steps[++this.#step];
     try {
+      await this.box.betweenPhases();
       await startStep(this.box, next);
-      await this.box.markAgentStart();
+      await this.box.markAgentStart(next);
     } catch (e) {
       if (!(e instanceof InfraError) || (e.stage !== "setup" && e.stage !== "healthcheck")) throw e;
       this.#stepsOver = true;

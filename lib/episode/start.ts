@@ -46,7 +46,7 @@ export async function startEpisode(s: EpisodeStart): Promise<HarborEpisode> {
     // A multi-step task starts its first step (its files, its setup.sh) before the first prompt.
     if (task.steps) await startStep(box, task.steps[0]);
     // From here on, what starts is the agent's (the profile's first commands included).
-    await box.markAgentStart();
+    await box.markAgentStart(task.steps?.[0]);
     // A multi-step task's steps have a budget each (Harbor's per-step `wait_for`): the first step's starts now.
     const timeoutSec = task.steps ? task.steps[0].config.agent.timeoutSec : task.config.agent.timeoutSec;
     // The agent clock starts with the first prompt (rendering it may run commands of its own).

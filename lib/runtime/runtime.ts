@@ -97,6 +97,11 @@ export interface Box {
   snapshot(tag: string): Promise<Done>;
   /** Removes the box and its anonymous volumes; false when it could not (it is then retried at exit). */
   remove(): Promise<boolean>;
+  /**
+   * Gives the box the network (the runtime's public network) or takes it away, between phases; a box that starts
+   * without it must have been started `switchable` to be given it.
+   */
+  setNetwork(allow: boolean): Promise<Done>;
   /** The main process's pipe, when the box was started tied to one (`BoxSpec.pipe`); undefined otherwise. */
   readonly main?: BoxPipe;
 }
@@ -138,6 +143,11 @@ export interface BoxLimits {
   gpus?: number;
   /** Whether the box reaches the network (default false: no network at all). */
   network?: boolean;
+  /**
+   * The box's network may be switched later (`Box.setNetwork`; default false). An engine that cannot give a box
+   * started without network any (podman) starts it on its public network and takes that away before returning it.
+   */
+  switchable?: boolean;
   /**
    * The most its writable layer may hold, in MB, the image's own bytes included on btrfs (default none); applied
    * where the engine can bound a box's disk (`Runtime.diskBoundProblem`), said once per run where it cannot.
@@ -267,4 +277,6 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** The engine's address (DOCKER_HOST, CONTAINER_HOST, ...); default: the environment's. */
   host?: string;
+  /** The network a box allowed the network joins (default: the engine's default, Docker's `bridge`, podman's `podman`). */
+  network?: string;
 }

@@ -11,7 +11,7 @@ import { boxLimits, DEFAULT_STORAGE_MB, withStorage } from "./limits.ts";
 import { InfraError } from "../base/errors.ts";
 import type { ImageInfo, ImageStore } from "./images.ts";
 import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
-import type { Task } from "../task/task.ts";
+import type { Task, TaskStep } from "../task/task.ts";
 import type { HealthcheckConfig } from "../task/task_config.ts";
 import { createVerifier, type VerifierBox } from "./verifier_container.ts";
 import { layerEntries, staticOwner } from "./workdir_image.ts";
@@ -20,6 +20,7 @@ import {
   inAgentState,
   resolveStepVerifierMode,
   resolveVerifierMode,
+  testsInAgentBox,
   type VerifierMode,
 } from "../task/verifier_mode.ts";
 import { BASELINE_SCRIPT, parseBaseline } from "./agent_processes.ts";
@@ -29,6 +30,7 @@ import { channelHelper } from "./channel_helper/helper.ts";
 import { KILLER_READY } from "./channel_killer.ts";
 import { KILLER_SERVER } from "./channel_script.ts";
 import { isRootUser } from "./users.ts";
+import { networkAllowed, networkPlan } from "../task/network_plan.ts";
 
 /** Options for starting an episode container. */
 export interface SandboxOptions {
@@ -100,6 +102,8 @@ export class Sandbox implements ExecEnv {
   #background: Promise<unknown>[] = [];
   /** The run's disk bound for boxes of tasks that set none (`SandboxOptions.storageMb`; 0: none). */
   storageDefault: number = DEFAULT_STORAGE_MB;
+  /** Whether the box has the network now (its agent phase's at the start; the tests' may differ). */
+  #network = false;
 
   /** This episode's disk bound in MB (the task's `storage_mb`, else the run's; 0: none): its boxes' and its copies'. */
   get storageMb(): number {
@@ -160,16 +164,27 @@ export class Sandbox implements ExecEnv {
       ? undefined
       : firstMode === "separate"
       ? createSeparateVerifier(store, task, first, opts.storageMb)
-      : createVerifier(runtime, task, image.ref, opts.storageMb);
+      : createVerifier(runtime, task, image.ref, opts.storageMb, first);
     verifier?.catch(() => {}); // reported by verify(), which awaits it
     // The killer as the main process saves an exec an episode; a box whose image has an ENTRYPOINT or a USER keeps
     // an idle main process, so that what the image starts, and as whom, is what it would be under Harbor.
     const killerMain = opts.killerMain !== false && image.entrypoint === false && isRootUser(image.user);
+    // As Harbor's trial does, the box starts with the environment's network (setup and healthchecks run with it);
+    // the agent's turns and tests run in it have their phase's own, so the box is switchable when one differs.
+    const baseNet = networkAllowed(task.config.environment.network);
+    const phases = task.steps
+      ? task.steps.map((s) => [resolveStepVerifierMode(task, s, opts.verifierMode), s.config] as const)
+      : [[mode, undefined] as const];
+    const switchable = phases.some(([m, step]) => {
+      const plan = networkPlan(task.config, m, step);
+      return networkAllowed(plan.agent) !== baseNet ||
+        (testsInAgentBox(m) && networkAllowed(plan.verifier) !== baseNet);
+    });
     let container: Box;
     try {
       container = await runtime.start({
         image: runRef,
-        limits: boxLimits(withStorage(env, opts.storageMb), task.config.agent.allowInternet ?? env.allowInternet),
+        limits: { ...boxLimits(withStorage(env, opts.storageMb), baseNet), ...(switchable ? { switchable } : {}) },
         role: opts.role ?? "episode",
         task: task.name,
         env: env.env,
@@ -191,6 +206,7 @@ export class Sandbox implements ExecEnv {
     });
     const box = new Sandbox(store, runtime, container, task, image, workdir, channel, mode, user);
     box.verifierOverride = opts.verifierMode;
+    box.#network = baseNet;
     box.storageDefault = opts.storageMb ?? DEFAULT_STORAGE_MB;
     box.#verifier = verifier;
     box.timings.image = imageMs;
@@ -266,10 +282,16 @@ export class Sandbox implements ExecEnv {
   }
 
   /**
-   * Marks the start of the agent's turns (of the first step, or of a later one after its setup): under `shared-clean`
-   * the box's process table is taken, so that the verifier can tell what the agent started; elsewhere nothing happens.
+   * Marks the start of the agent's turns (of the first step, or of `step` after its setup): the box gets the agent
+   * phase's network, and under `shared-clean` its process table is taken, so that the verifier can tell what the
+   * agent started.
    */
-  async markAgentStart(): Promise<void> {
+  async markAgentStart(step?: TaskStep): Promise<void> {
+    // The agent phase's network (`[steps.agent]`'s, else `[agent]`'s, else the environment's).
+    const net = await this.useNetwork(
+      networkAllowed(networkPlan(this.task.config, this.verifierMode, step?.config).agent),
+    );
+    if (!net.ok) throw new InfraError(`${this.task.name}: ${net.error}`, "start");
     if (this.verifierOverride !== "shared-clean") return;
     const r = await this.exec(BASELINE_SCRIPT, { shell: "sh", timeoutSec: 30 });
     const baseline = parseBaseline(text(r.stdout));
@@ -278,6 +300,23 @@ export class Sandbox implements ExecEnv {
       throw new InfraError(`${this.task.name}: cannot read the container's process table (${why})`, "start");
     }
     this.agentBaseline = baseline;
+  }
+
+  /** Between phases (a later step's setup): the environment's network again, as Harbor restores its baseline. */
+  async betweenPhases(): Promise<void> {
+    const net = await this.useNetwork(networkAllowed(this.task.config.environment.network));
+    if (!net.ok) throw new InfraError(`${this.task.name}: ${net.error}`, "setup");
+  }
+
+  /** Gives the box the network or takes it away (a no-op when it is so already); the engine's words when it cannot. */
+  async useNetwork(allow: boolean): Promise<{ ok: true } | { ok: false; error: string }> {
+    if (allow === this.#network) return { ok: true };
+    const r = await this.box.setNetwork(allow);
+    if (!r.ok) {
+      return { ok: false, error: `cannot ${allow ? "give the box the network" : "take the network away"}: ${r.error}` };
+    }
+    this.#network = allow;
+    return r;
   }
 
   /** Runs `hc` until it passes; an InfraError when its retries are used up. */

@@ -8,6 +8,7 @@ import type { Task, TaskStep } from "../task/task.ts";
 import { startVerifierContainer, type VerifierBox } from "./verifier_container.ts";
 import { effectiveWorkdirOrRoot } from "./workdir.ts";
 import { withStorage } from "./limits.ts";
+import { networkAllowed, networkPlan } from "../task/network_plan.ts";
 
 /** A separate verifier's container, its working folder, its image's user and whether its context goes there. */
 export interface SeparateBox extends VerifierBox {
@@ -34,7 +35,8 @@ export async function createSeparateVerifier(
   const venv = withStorage(separateVerifierEnv(task, step), storageDefault);
   const image = await store.resolveVerifier(task, step);
   const workdir = effectiveWorkdirOrRoot(venv.workdir, image.workdir);
-  const box = await startVerifierContainer(store.runtime, task, image.ref, venv, workdir, true);
+  const network = networkAllowed(networkPlan(task.config, "separate", step?.config).verifier);
+  const box = await startVerifierContainer(store.runtime, task, image.ref, venv, workdir, network, true);
   const context = step?.verifierContext ?? task.paths.testsDir;
   const upload = Boolean(venv.dockerImage) && !(await isFile(join(context, "Dockerfile"))) && await isDir(context);
   return { box, workdir, user: image.user, ...(upload ? { uploadContext: context } : {}), ...(step ? { step } : {}) };

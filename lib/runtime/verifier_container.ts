@@ -15,6 +15,7 @@ import { guardScript, type InputGuard, type Neutralised, NEUTRALISED_LISTED, rea
 import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
 import type { Task, TaskStep } from "../task/task.ts";
 import type { EnvironmentConfig } from "../task/task_config.ts";
+import { networkAllowed, networkPlan } from "../task/network_plan.ts";
 
 /** Where the isolated verifier's copy of the working directory lands before the script moves it into place. */
 export const STAGE_DIR = "/.pgs-stage";
@@ -117,15 +118,28 @@ export function prepareScript(plan: ScriptPlan, user?: string): string {
 }
 
 /**
- * The test part: runs /tests/test.sh in `cwd` with its output in /logs/verifier/test-stdout.txt, and prints
- * `PGS-EXIT rc`, then each result file framed as `PGS-FILE name size` + bytes (the output's last 4000 bytes only).
+ * Seconds the host allows a verifier script past the tests' own timeout: the layout and the input guard before them
+ * (pgs's machinery, which Harbor's timeout does not cover either), and test.sh's own bound inside the box.
  */
-export function testScript(cwd: string): string {
+export const PREPARE_SLACK_SEC = 30;
+
+/**
+ * The test part: runs /tests/test.sh in `cwd` with its output in /logs/verifier/test-stdout.txt, and prints
+ * `PGS-EXIT rc`, `PGS-TESTS t0 t1` (the box's uptime around the tests, so that only their own time is held against
+ * `timeoutSec`), then each result file framed as `PGS-FILE name size` + bytes (the output's last 4000 bytes only).
+ * The box's `timeout` (coreutils or busybox) kills the tests' process group at `timeoutSec`; without one, the host's
+ * bound (`timeoutSec` + `PREPARE_SLACK_SEC`) does.
+ */
+export function testScript(cwd: string, timeoutSec: number): string {
   return [
     `cd ${shQuote(cwd)} 2>/dev/null || cd /`,
+    `pgs_to=; timeout -s KILL 5 true >/dev/null 2>&1 && pgs_to="timeout -s KILL ${Math.ceil(timeoutSec)}"`,
+    `read -r pgs_t0 _ < /proc/uptime 2>/dev/null || pgs_t0=0`,
     // As Harbor runs it, `bash -c "(/tests/test.sh) > ..."`: its shebang decides, and bash reads one without any.
-    `if command -v bash >/dev/null 2>&1; then bash -c /tests/test.sh; else /tests/test.sh; fi \\`,
-    `  > /logs/verifier/test-stdout.txt 2>&1; echo "PGS-EXIT $?"`,
+    `if command -v bash >/dev/null 2>&1; then $pgs_to bash -c /tests/test.sh; else $pgs_to /tests/test.sh; fi \\`,
+    `  > /logs/verifier/test-stdout.txt 2>&1; pgs_rc=$?`,
+    `read -r pgs_t1 _ < /proc/uptime 2>/dev/null || pgs_t1=0`,
+    `echo "PGS-EXIT $pgs_rc"; echo "PGS-TESTS $pgs_t0 $pgs_t1"`,
     `for f in reward.json reward.txt test-stdout.txt; do`,
     `  p=/logs/verifier/$f; [ -f "$p" ] || continue`,
     `  s=$(wc -c < "$p"); [ $f = test-stdout.txt ] && [ "$s" -gt ${TAIL_BYTES} ] && s=${TAIL_BYTES}`,
@@ -142,6 +156,8 @@ export interface ScriptFrames {
   untar: boolean;
   /** test.sh's exit status, when it ran. */
   exit?: number;
+  /** Seconds test.sh ran, by the box's clock, when it ran. */
+  testsSec?: number;
   /** The result files, by name. */
   files: Record<string, string>;
   /** shared-clean: how many of the agent's processes were stopped. */
@@ -161,6 +177,7 @@ export function parseFrames(out: Uint8Array): ScriptFrames {
   let ready = false;
   let untar = false;
   let stopped: number | undefined;
+  let testsSec: number | undefined;
   let i = 0;
   const dec = new TextDecoder();
   while (i < out.length) {
@@ -179,11 +196,23 @@ export function parseFrames(out: Uint8Array): ScriptFrames {
       neutralisedCount++;
       if (neutralised.length < NEUTRALISED_LISTED) neutralised.push(f.entry);
     } else if (line.startsWith("PGS-EXIT ")) exit = Number(line.slice(9));
-    else if (line === "PGS-READY") ready = true;
+    else if (line.startsWith("PGS-TESTS ")) {
+      const [t0, t1] = line.slice(10).split(" ").map(Number);
+      if (t0 > 0 && t1 >= t0) testsSec = t1 - t0;
+    } else if (line === "PGS-READY") ready = true;
     else if (line === "PGS-UNTAR") untar = true;
     else if (line.startsWith("PGS-STOPPED ")) stopped = Number(line.slice(12));
   }
-  return { ready, untar, exit, files, ...(stopped !== undefined ? { stopped } : {}), neutralised, neutralisedCount };
+  return {
+    ready,
+    untar,
+    exit,
+    files,
+    ...(stopped !== undefined ? { stopped } : {}),
+    ...(testsSec !== undefined ? { testsSec } : {}),
+    neutralised,
+    neutralisedCount,
+  };
 }
 
 /**
@@ -198,13 +227,14 @@ export async function startVerifierContainer(
   image: string,
   limits: EnvironmentConfig,
   cwd: string,
+  network: boolean,
   entrypoint = false,
   tied = false,
 ): Promise<Box> {
   const v = task.config.verifier;
   const common = {
     image,
-    limits: boxLimits(limits, v.allowInternet),
+    limits: boxLimits(limits, network),
     role: "verifier",
     task: task.name,
     env: { ...limits.env, ...v.env },
@@ -239,9 +269,11 @@ export async function createVerifier(
   task: Task,
   image: string,
   storageDefault?: number,
+  step?: TaskStep,
 ): Promise<VerifierBox> {
   const env = withStorage(task.config.environment, storageDefault);
-  return { box: await startVerifierContainer(runtime, task, image, env, STAGE_DIR, false, true) };
+  const network = networkAllowed(networkPlan(task.config, "isolated", step?.config).verifier);
+  return { box: await startVerifierContainer(runtime, task, image, env, STAGE_DIR, network, false, true) };
 }
 
 /**

@@ -10,6 +10,7 @@ export type {
   ArtifactConfig,
   EnvironmentConfig,
   HealthcheckConfig,
+  NetworkPolicy,
   SolutionConfig,
   StepConfig,
   TaskConfig,
@@ -22,4 +23,5 @@ export {
   VERIFIER_MODES,
   type VerifierMode,
 } from "./verifier_mode.ts";
+export { networkAllowed, type NetworkPlan, networkPlan } from "./network_plan.ts";
 export { taskSetNotes } from "./task_set_notes.ts";

@@ -2,12 +2,13 @@
 
 import { parse, TomlError } from "npm:smol-toml@1.9.1";
 import { TaskError } from "../base/errors.ts";
-import { Checker, isTable, type Table } from "./task_config_checker.ts";
+import { Checker, isTable, show, type Table } from "./task_config_checker.ts";
 import type {
   AgentConfig,
   ArtifactConfig,
   EnvironmentConfig,
   HealthcheckConfig,
+  NetworkPolicy,
   StepConfig,
   TaskConfig,
   VerifierConfig,
@@ -18,6 +19,7 @@ export type {
   ArtifactConfig,
   EnvironmentConfig,
   HealthcheckConfig,
+  NetworkPolicy,
   SolutionConfig,
   StepConfig,
   TaskConfig,
@@ -50,6 +52,10 @@ export function parseTaskConfig(
 
   const task = c.table(doc, ["task"]) ?? {};
   const name = c.string(task, ["task", "name"]);
+  // Harbor's PackageInfo.version: optional, but never empty.
+  if (task.version !== undefined && (typeof task.version !== "string" || task.version === "")) {
+    c.fail(["task", "version"], "must be a non-empty string", task.version);
+  }
   if (name !== undefined && (!NAME_PATTERN.test(name) || name.includes(".."))) {
     c.fail(
       ["task", "name"],
@@ -62,11 +68,6 @@ export function parseTaskConfig(
   const verifier = parseVerifier(c, c.table(doc, ["verifier"]) ?? {}, environment);
   const agentTable = c.table(doc, ["agent"]) ?? {};
   const agent = parseAgent(c, agentTable, ["agent"], { timeoutSec: 900 });
-  // The agent phase's own network, applied to the agent's box (Harbor switches it for that phase).
-  if (agentTable.network_mode !== undefined) {
-    agent.allowInternet = c.network(agentTable, ["agent"], environment.allowInternet);
-  }
-  if (agentTable.allowed_hosts !== undefined) c.notApplied(["agent", "allowed_hosts"]);
   const solutionTable = c.table(doc, ["solution"]) ?? {};
   const strategy = (doc.multi_step_reward_strategy ?? "mean") as "mean" | "final";
   if (strategy !== "mean" && strategy !== "final") {
@@ -86,12 +87,18 @@ export function parseTaskConfig(
     multiStepRewardStrategy: strategy,
     warnings: c.warnings,
   };
-  if (doc.steps !== undefined) config.steps = parseSteps(c, doc.steps, agent, verifier, environment);
+  if (doc.steps !== undefined) config.steps = parseSteps(c, doc.steps, agent, verifier);
+  warnOverlaps(c, config.artifacts, "artifacts");
+  config.steps?.forEach((st, i) => {
+    if (st.artifacts.length) warnOverlaps(c, [...config.artifacts, ...st.artifacts], `steps[${i}].artifacts`);
+  });
   // Absent optional fields are left out rather than set to undefined, so that configs compare and print cleanly.
   if (config.schemaVersion === undefined) delete config.schemaVersion;
   if (config.name === undefined) delete config.name;
   return config;
 }
+
+const NO_NETWORK: NetworkPolicy = { mode: "no-network", allowedHosts: [] };
 
 function parseEnvironment(c: Checker, e: Table, at: string[]): EnvironmentConfig {
   const f = (k: string) => [...at, k];
@@ -109,18 +116,21 @@ function parseEnvironment(c: Checker, e: Table, at: string[]): EnvironmentConfig
     cpus: c.number(e, f("cpus"), "positive", 1),
     memoryMb: c.size(e, at, "memory", 2048),
     pidsLimit: c.number(e, f("pids_limit"), "positive integer", 512),
-    allowInternet: c.network(e, at, false),
+    allowInternet: false,
+    network: c.policy(e, at, true) ?? NO_NETWORK,
     workdir: c.string(e, f("workdir")),
     buildTimeoutSec: c.number(e, f("build_timeout_sec"), "positive", 600),
     env: c.env(e, f("env")),
     storageMb: c.size(e, at, "storage", undefined),
     networkUnset: e.allow_internet === undefined && e.network_mode === undefined,
   };
+  env.allowInternet = env.network.mode === "public";
   const gpus = e.gpus === undefined ? undefined : c.number(e, f("gpus"), "non-negative integer", 0);
   if (gpus) env.gpus = gpus;
   if (env.workdir !== undefined && !env.workdir.startsWith("/")) {
     c.fail(f("workdir"), "must be an absolute path", env.workdir);
   }
+  checkMcpServers(c, e.mcp_servers, f("mcp_servers"));
   for (const key of ["mcp_servers", "skills_dir", "gpu_types", "tpu"]) {
     if (e[key] !== undefined) c.notApplied(f(key));
   }
@@ -148,9 +158,11 @@ function parseHealthcheck(c: Checker, t: Table, hcPath: string[]): HealthcheckCo
 }
 
 function parseVerifier(c: Checker, v: Table, environment: EnvironmentConfig): VerifierConfig {
+  const network = c.policy(v, ["verifier"], false);
   const verifier: VerifierConfig = {
     timeoutSec: c.number(v, ["verifier", "timeout_sec"], "positive", 120),
-    allowInternet: c.network(v, ["verifier"], environment.allowInternet),
+    allowInternet: network ? network.mode === "public" : environment.allowInternet,
+    ...(network ? { network } : {}),
     capture: c.string(v, ["verifier", "capture"]),
     captureTimeoutSec: c.number(v, ["verifier", "capture_timeout_sec"], "positive", 60),
     env: c.env(v, ["verifier", "env"]),
@@ -173,56 +185,86 @@ function parseVerifier(c: Checker, v: Table, environment: EnvironmentConfig): Ve
   }
   if (mode !== undefined) verifier.environmentMode = mode;
   else if (vEnv) verifier.environmentMode = "separate";
-  if (v.collect !== undefined) c.notApplied(["verifier", "collect"]);
+  if (v.collect !== undefined) {
+    checkCollect(c, v.collect, ["verifier", "collect"]);
+    c.notApplied(["verifier", "collect"]);
+  }
   if (verifier.capture === undefined) delete verifier.capture;
   if (verifier.user === undefined) delete verifier.user;
   return verifier;
 }
 
+/** An `[agent]` table; a step's falls back to the task's (`base`), its network included. */
 function parseAgent(c: Checker, a: Table, at: string[], base: AgentConfig): AgentConfig {
   const agent: AgentConfig = {
     timeoutSec: c.number(a, [...at, "timeout_sec"], "positive", base.timeoutSec),
     user: c.user(a, [...at, "user"]) ?? base.user,
   };
+  const network = c.policy(a, at, false) ?? base.network;
+  if (network) Object.assign(agent, { network, allowInternet: network.mode === "public" });
   if (agent.user === undefined) delete agent.user;
   return agent;
 }
 
+/** Harbor's compose service names (`_COMPOSE_SERVICE_NAME_PATTERN`). */
+const SERVICE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
+
+/**
+ * Root or step `artifacts`, as Harbor's ArtifactConfig validates them: a source without `..` (a relative one is
+ * resolved in the agent's working directory when copied), a destination relative, without `..` or backslashes, never
+ * `manifest.json` (an empty one is none), a service named as compose names them (one other than `main` is refused:
+ * pgs runs no sidecars yet).
+ */
 function parseArtifacts(c: Checker, v: unknown, at: string[]): ArtifactConfig[] {
   if (v === undefined) return [];
   if (!Array.isArray(v)) c.fail(at, "must be a list of paths or tables", v);
   return v.map((item, i) => {
     const field = [...at, String(i)];
+    const name = `${at.join(".")}[${i}]`;
     const a: Table = typeof item === "string"
       ? { source: item }
       : isTable(item)
       ? item
       : c.fail(field, "must be a path or a table", item);
     for (const k of Object.keys(a)) {
-      if (!["source", "destination", "exclude", "service"].includes(k)) {
-        c.warn(`unknown key ${at.join(".")}[${i}].${k} ignored`);
-      }
+      if (!["source", "destination", "exclude", "service"].includes(k)) c.warn(`unknown key ${name}.${k} ignored`);
     }
     const source = a.source;
-    if (typeof source !== "string" || source === "") {
-      c.fail([...at], `[${i}].source must be a non-empty string`, source);
+    if (typeof source !== "string" || source === "") c.fail([...field, "source"], "must be a non-empty string", source);
+    if (source.split("/").includes("..")) {
+      c.raise(
+        [...field, "source"],
+        `${name}.source: Artifact source must not contain '..' components, got: '${source}'`,
+      );
     }
-    if (source.split("/").includes("..")) c.fail(at, `[${i}].source must not contain ".."`, source);
-    if (!source.startsWith("/")) c.fail(at, `[${i}].source must be an absolute path in pgs (one container)`, source);
-    if (a.service !== undefined && a.service !== "main") {
-      c.raise(at, `${at.join(".")}[${i}].service = ${JSON.stringify(a.service)}: pgs runs no sidecar services`);
+    if (a.service !== undefined) {
+      const svc = typeof a.service === "string" ? a.service.trim() : a.service;
+      if (typeof svc !== "string" || !SERVICE_NAME.test(svc)) {
+        c.fail([...field, "service"], "must be a Docker Compose service name", a.service);
+      }
+      if (svc !== "main") {
+        c.raise([...field, "service"], `${name}.service = ${JSON.stringify(svc)}: pgs runs no sidecar services`);
+      }
     }
     const out: ArtifactConfig = { source, exclude: [] };
-    if (a.destination !== undefined) {
-      const d = a.destination;
-      if (typeof d !== "string" || d === "" || d.startsWith("/") || d.includes("\\") || d.split("/").includes("..")) {
-        c.fail(at, `[${i}].destination must be a relative path without ".." or backslashes`, d);
-      }
+    const d = a.destination;
+    if (d !== undefined && d !== "") {
+      if (typeof d !== "string") c.fail([...field, "destination"], "must be a string", d);
+      const why = d.includes("\\")
+        ? "Artifact destination must use forward slashes as path separators"
+        : d.startsWith("/")
+        ? "Artifact destination must be a relative path"
+        : d.split("/").includes("..")
+        ? "Artifact destination must not contain '..' components"
+        : d.replace(/\/+$/, "") === "manifest.json"
+        ? "Artifact destination 'manifest.json' is reserved for the collection manifest"
+        : undefined;
+      if (why) c.raise([...field, "destination"], `${name}.destination: ${why}, got: ${show(d)}`);
       out.destination = d;
     }
     if (a.exclude !== undefined) {
       if (!Array.isArray(a.exclude) || a.exclude.some((x) => typeof x !== "string")) {
-        c.fail(at, `[${i}].exclude must be a list of strings`, a.exclude);
+        c.fail([...field, "exclude"], "must be a list of strings", a.exclude);
       }
       out.exclude = a.exclude as string[];
       if (out.exclude.length) c.notApplied([...at, "exclude"]);
@@ -231,12 +273,69 @@ function parseArtifacts(c: Checker, v: unknown, at: string[]): ArtifactConfig[] 
   });
 }
 
+/** Harbor's load-time warnings for one collection set: sources (with `/logs/artifacts`) or destinations that overlap. */
+function warnOverlaps(c: Checker, entries: ArtifactConfig[], where: string): void {
+  const overlap = (a: string, b: string) => {
+    const x = a.replace(/\/+$/, "") || "/", y = b.replace(/\/+$/, "") || "/";
+    return x === y || y.startsWith(x === "/" ? "/" : `${x}/`) || x.startsWith(y === "/" ? "/" : `${y}/`);
+  };
+  const sources = [CONVENTION_ARTIFACTS, ...entries.map((e) => e.source)];
+  const unique = sources.filter((s, i) => i > 0 || !entries.some((e) => e.source.replace(/\/+$/, "") === s));
+  pairs(unique, (a, b) => {
+    if (overlap(a, b)) c.warn(`${where}: artifact sources ${show(a)} and ${show(b)} overlap; the first is kept`);
+  });
+  pairs(entries.flatMap((e) => e.destination ? [e.destination] : []), (a, b) => {
+    if (overlap(a, b)) c.warn(`${where}: artifact destinations ${show(a)} and ${show(b)} overlap; the first is kept`);
+  });
+}
+
+/** Harbor's convention folder, always collected (`EnvironmentPaths.artifacts_dir`). */
+const CONVENTION_ARTIFACTS = "/logs/artifacts";
+
+function pairs<T>(xs: T[], f: (a: T, b: T) => void): void {
+  for (let i = 0; i < xs.length; i++) for (let j = i + 1; j < xs.length; j++) f(xs[i], xs[j]);
+}
+
+/** `[[environment.mcp_servers]]` as Harbor's MCPServerConfig validates them (pgs does not start them). */
+function checkMcpServers(c: Checker, v: unknown, at: string[]): void {
+  if (v === undefined) return;
+  if (!Array.isArray(v) || !v.every(isTable)) c.fail(at, "must be a list of tables", v);
+  (v as Table[]).forEach((m, i) => {
+    const field = [...at, String(i)];
+    const name = `${at.join(".")}[${i}]`;
+    if (typeof m.name !== "string") c.fail([...field, "name"], "is required (a string)", m.name);
+    const transport = m.transport === undefined ? "sse" : m.transport === "http" ? "streamable-http" : m.transport;
+    if (transport !== "sse" && transport !== "streamable-http" && transport !== "stdio") {
+      c.fail([...field, "transport"], `must be "stdio", "sse" or "streamable-http"`, m.transport);
+    }
+    if (transport === "stdio" ? !m.command : !m.url) {
+      const key = transport === "stdio" ? "command" : "url";
+      c.raise([...field, key], `${name}: '${key}' is required for transport '${transport}'`);
+    }
+  });
+}
+
+/** `[[verifier.collect]]` as Harbor's VerifierCollectConfig validates it (pgs does not run the hooks). */
+function checkCollect(c: Checker, v: unknown, at: string[]): void {
+  if (!Array.isArray(v) || !v.every(isTable)) c.fail(at, "must be a list of tables", v);
+  (v as Table[]).forEach((h, i) => {
+    const field = [...at, String(i)];
+    if (typeof h.command !== "string") c.fail([...field, "command"], "is required (a string)", h.command);
+    if (h.service !== undefined) {
+      const svc = typeof h.service === "string" ? h.service.trim() : h.service;
+      if (typeof svc !== "string" || !SERVICE_NAME.test(svc)) {
+        c.fail([...field, "service"], "must be a Docker Compose service name", h.service);
+      }
+    }
+    if (h.timeout_sec !== undefined) c.number(h, [...field, "timeout_sec"], "positive", 60);
+  });
+}
+
 function parseSteps(
   c: Checker,
   v: unknown,
   agent: AgentConfig,
   verifier: VerifierConfig,
-  env: EnvironmentConfig,
 ): StepConfig[] {
   if (!Array.isArray(v) || v.length === 0 || !v.every(isTable)) {
     c.fail(["steps"], "must be one or more [[steps]] tables", v);
@@ -263,17 +362,17 @@ function parseSteps(
     }
     const stepEnv = c.table(vt, ["steps", String(i), "verifier", "environment"]);
     if (stepEnv && mode === "shared") {
-      // Harbor's StepConfig runs the same VerifierConfig validator as the task's, with the same words.
+      // Harbor's StepConfig runs the same VerifierConfig validator as the task's; pydantic names the step's table.
       c.raise(
         ["steps", String(i), "verifier", "environment_mode"],
-        "[verifier].environment_mode='shared' is incompatible with [verifier.environment]; either omit the " +
+        `steps.${i}.verifier: ` +
+          "[verifier].environment_mode='shared' is incompatible with [verifier.environment]; either omit the " +
           "environment or set environment_mode='separate'.",
       );
     }
     if (vt.collect !== undefined) c.notApplied(["steps", String(i), "verifier", "collect"]);
-    phaseNetwork(c, vt, ["steps", String(i), "verifier"], verifier.allowInternet, "[verifier]");
+    const stepVerifierNetwork = c.policy(vt, ["steps", String(i), "verifier"], false);
     const stepAgent = parseAgent(c, a, ["steps", String(i), "agent"], agent);
-    phaseNetwork(c, a, ["steps", String(i), "agent"], agent.allowInternet ?? env.allowInternet, "[agent]");
     // One exec channel per container runs as one user: a step's own agent user cannot be switched to mid-episode,
     // and running it as another would be a silent difference.
     if (stepAgent.user !== agent.user) {
@@ -292,6 +391,7 @@ function parseSteps(
         timeoutSec: c.number(vt, ["steps", String(i), "verifier", "timeout_sec"], "positive", 600),
         env: { ...verifier.env, ...c.env(vt, ["steps", String(i), "verifier", "env"]) },
         user: c.user(vt, ["steps", String(i), "verifier", "user"]) ?? verifier.user,
+        ...(stepVerifierNetwork ? { network: stepVerifierNetwork } : {}),
         ...(mode ? { environmentMode: mode as "shared" | "separate" } : {}),
         ...(stepEnv
           ? { environment: parseEnvironment(c, stepEnv, ["steps", String(i), "verifier", "environment"]) }
@@ -335,21 +435,4 @@ function plain(v: unknown): unknown {
  */
 export function saidStepMode(task: TaskConfig, step: StepConfig): "shared" | "separate" | undefined {
   return step.verifier.environmentMode ?? (step.verifier.environment ? "separate" : task.verifier.environmentMode);
-}
-
-/**
- * A step's own `network_mode` (`[steps.agent]`, `[steps.verifier]`): the same as the task's phase is accepted; another
- * is refused naming the field, since a box's network is fixed when it starts and the steps share the agent's box.
- * `allowed_hosts` is not enforced (warned).
- */
-function phaseNetwork(c: Checker, t: Table, at: string[], baseline: boolean, from: string): void {
-  if (t.allowed_hosts !== undefined) c.notApplied([...at, "allowed_hosts"]);
-  if (t.network_mode === undefined) return;
-  const allow = c.network(t, at, baseline);
-  if (allow === baseline) return;
-  c.raise(
-    [...at, "network_mode"],
-    `${at.join(".")}.network_mode = ${JSON.stringify(t.network_mode)} differs from ${from}'s network: pgs cannot ` +
-      `change a running box's network for one phase (set it in ${from} instead)`,
-  );
 }

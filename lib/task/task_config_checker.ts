@@ -4,6 +4,8 @@ import { expandEnv } from "./env_expand.ts";
 import { TaskError } from "../base/errors.ts";
 import { findKeyLine } from "./toml_lines.ts";
 import { warnOnce } from "../base/warn.ts";
+import { normalizeAllowedHosts } from "./allowed_hosts.ts";
+import type { NetworkPolicy } from "./task_config_types.ts";
 
 /** A TOML table as parsed. */
 export type Table = Record<string, unknown>;
@@ -189,25 +191,48 @@ export class Checker {
     return fromString;
   }
 
-  /** `allow_internet` merged with Harbor's `network_mode`; `fallback` when neither is set. */
-  network(t: Table, path: Path, fallback: boolean): boolean {
+  /**
+   * A table's network as it states it (Harbor's `network_mode` and `allowed_hosts`, pgs's `allow_internet`), or
+   * undefined when it states none. `network_mode` decides over `allow_internet` (warned when they disagree), as in
+   * Harbor; `allowed_hosts` is refused without `network_mode = "allowlist"` (a baseline table, whose mode is public
+   * when unset in Harbor, may give an empty list) and normalized as Harbor does.
+   */
+  policy(t: Table, path: Path, baseline: boolean): NetworkPolicy | undefined {
     const allow = this.boolean(t, [...path, "allow_internet"]);
     const mode = t.network_mode;
-    if (mode === undefined) return allow ?? fallback;
+    const p = path.join(".");
     const modePath = [...path, "network_mode"];
-    if (mode !== "public" && mode !== "no-network" && mode !== "allowlist") {
+    if (mode !== undefined && mode !== "public" && mode !== "no-network" && mode !== "allowlist") {
       this.fail(modePath, `must be "public", "no-network" or "allowlist"`, mode);
     }
-    const fromMode = mode === "public";
-    const p = path.join(".");
-    if (allow !== undefined && allow !== fromMode) {
-      this.raise(modePath, `${p}.network_mode = ${show(mode)} conflicts with ${p}.allow_internet = ${allow}`);
+    const hostsPath = [...path, "allowed_hosts"];
+    let hosts: string[] | undefined;
+    if (t.allowed_hosts !== undefined) {
+      const h = t.allowed_hosts;
+      if (!Array.isArray(h) || h.some((x) => typeof x !== "string")) {
+        this.fail(hostsPath, "must be a list of strings", h);
+      }
+      const r = normalizeAllowedHosts(h as string[]);
+      if ("error" in r) this.raise(hostsPath, `${p}.allowed_hosts: ${r.error}`);
+      hosts = r.hosts;
+      // A phase table's unset mode is "no override", so any list needs one; a baseline's is public.
+      const refused = mode === undefined ? !baseline || hosts.length > 0 : mode !== "allowlist" && hosts.length > 0;
+      if (refused) this.raise(hostsPath, `${p}.allowed_hosts is only valid when network_mode='allowlist'.`);
+    }
+    if (mode === undefined) {
+      // Harbor applies the legacy allow_internet only where allowed_hosts is absent; an empty list leaves it public.
+      if (hosts !== undefined) return { mode: "public", allowedHosts: [] };
+      if (allow === undefined) return undefined;
+      return { mode: allow ? "public" : "no-network", allowedHosts: [] };
+    }
+    if (allow !== undefined && allow !== (mode === "public")) {
+      this.warn(`${p}.allow_internet = ${allow} is ignored: ${p}.network_mode = ${show(mode)} decides, as in Harbor`);
     }
     if (mode === "allowlist") {
       // Docker has no host allowlist without a proxy; failing closed keeps a task from reaching what it should not.
       this.warn(`${p}.network_mode = "allowlist" is not enforced; the ${p} phase runs with no network`);
     }
-    return fromMode;
+    return { mode, allowedHosts: hosts ?? [] };
   }
 
   /** An env table: scalars become strings, then a `${VAR}` or `${VAR:-default}` value is read from the host. */

@@ -14,6 +14,14 @@ export interface HealthcheckConfig {
   startPeriodSec: number;
 }
 
+/** A network as task.toml states it (Harbor's `NetworkPolicy`). */
+export interface NetworkPolicy {
+  /** `public`, `no-network`, or `allowlist` (pgs cannot enforce one: such a phase runs with no network). */
+  mode: "public" | "no-network" | "allowlist";
+  /** The allowlist's hosts, normalized as Harbor does. Default []. */
+  allowedHosts: string[];
+}
+
 /** `[environment]`: the image and the limits of the agent's container. */
 export interface EnvironmentConfig {
   /** A prebuilt image instead of building `environment/`. Default: none. */
@@ -24,8 +32,13 @@ export interface EnvironmentConfig {
   memoryMb: number;
   /** `docker --pids-limit`. Default 512. */
   pidsLimit: number;
-  /** Network access (from `allow_internet` or Harbor's `network_mode`). Default false. */
+  /** Network access (`network.mode` is "public"). Default false. */
   allowInternet: boolean;
+  /**
+   * The environment's network (Harbor's baseline: `network_mode`, `allowed_hosts`, else `allow_internet`). Default
+   * no-network (Harbor's is public; see `networkUnset`).
+   */
+  network: NetworkPolicy;
   /**
    * The working directory, absolute, as task.toml gives it. Default: none, and then an episode uses the image's
    * WORKDIR when it sets one other than `/`, else `/workdir` (as Harbor does; see `resolveWorkdir`).
@@ -52,8 +65,10 @@ export interface EnvironmentConfig {
 export interface VerifierConfig {
   /** `tests/test.sh` timeout in seconds. Default 120. */
   timeoutSec: number;
-  /** Network access for the tests. Default: the environment's. */
+  /** Network access for tests run in the agent's box (`network`, else the environment's). */
   allowInternet: boolean;
+  /** The verifier phase's own network (`network_mode`, `allowed_hosts`, pgs's `allow_internet`). Default: none. */
+  network?: NetworkPolicy;
   /** Command run in the agent's live container whose stdout becomes `/logs/agent/capture.json`. Default: none. */
   capture?: string;
   /** Timeout of `capture` in seconds. Default 60. */
@@ -77,8 +92,10 @@ export interface AgentConfig {
   timeoutSec: number;
   /** User the tools and the oracle run as (Harbor's `str | int`). Default: the image's USER. */
   user?: string;
-  /** The agent phase's own network (`[agent] network_mode`), applied to the agent's box. Default: the environment's. */
+  /** The agent phase's network access, when `network` is set. Default: the environment's. */
   allowInternet?: boolean;
+  /** The agent phase's own network (`network_mode`, `allowed_hosts`). Default: none (the environment's). */
+  network?: NetworkPolicy;
 }
 
 /** One entry of Harbor's root `artifacts`: a path copied from the agent's container into a separate verifier's. */
@@ -106,6 +123,8 @@ export interface StepConfig {
     timeoutSec: number;
     env: Record<string, string>;
     user?: string;
+    /** The step's verifier phase network (`[steps.verifier] network_mode`). Default: the task's `[verifier]`'s. */
+    network?: NetworkPolicy;
     environmentMode?: "shared" | "separate";
     environment?: EnvironmentConfig;
   };

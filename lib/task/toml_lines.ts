@@ -16,6 +16,18 @@ export function findKeyLine(text: string, path: readonly string[]): number | und
 function exactLine(lines: string[], path: readonly string[]): number | undefined {
   let table: string[] = [];
   let inMultiline: string | null = null;
+  // Arrays of tables seen so far (`[[steps]]`), by their path: the index of their last element. A header under one
+  // (`[steps.verifier]`) names that element, so its keys gain the index (`steps.0.verifier`), as paths in errors do.
+  const arrays = new Map<string, number>();
+  const indexed = (keys: string[]) => {
+    const out: string[] = [];
+    for (const k of keys) {
+      out.push(k);
+      const n = arrays.get(out.join("\0"));
+      if (n !== undefined) out.push(String(n));
+    }
+    return out;
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (inMultiline) {
@@ -25,10 +37,18 @@ function exactLine(lines: string[], path: readonly string[]): number | undefined
     const t = line.trimStart();
     if (t === "" || t.startsWith("#")) continue;
     if (t.startsWith("[")) {
-      const at = t.startsWith("[[") ? 2 : 1;
-      const key = parseKey(t, at);
+      const array = t.startsWith("[[");
+      const key = parseKey(t, array ? 2 : 1);
       if (!key) continue;
-      table = key.keys;
+      if (array) {
+        const at = [...indexed(key.keys.slice(0, -1)), key.keys[key.keys.length - 1]];
+        const id = at.join("\0");
+        const n = (arrays.get(id) ?? -1) + 1;
+        arrays.set(id, n);
+        // The array itself is located at its first element.
+        if (n === 0 && same(at, path)) return i + 1;
+        table = [...at, String(n)];
+      } else table = indexed(key.keys);
       if (same(table, path)) return i + 1;
       continue;
     }

@@ -46,6 +46,11 @@ export function inAgentState(mode: VerifierMode): boolean {
   return mode === "shared" || mode === "snapshot" || mode === "shared-clean";
 }
 
+/** True for the modes whose tests run in the agent's own box (not a snapshot of it). */
+export function testsInAgentBox(mode: VerifierMode): boolean {
+  return mode === "shared" || mode === "shared-clean";
+}
+
 /** Parses a `--verifier-mode` value; undefined when it names no mode. */
 export function parseVerifierMode(s: string): VerifierMode | undefined {
   return (VERIFIER_MODES as readonly string[]).includes(s) ? s as VerifierMode : undefined;

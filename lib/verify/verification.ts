@@ -10,6 +10,7 @@ import { parseReward } from "./reward.ts";
 import type { Sandbox } from "../runtime/sandbox.ts";
 import {
   parseFrames,
+  PREPARE_SLACK_SEC,
   prepareScript,
   type ScriptFrames,
   type ScriptPlan,
@@ -143,12 +144,14 @@ export class Verification {
     const vcfg = this.cfg;
     const t = performance.now();
     const root = isRootUser(user);
-    const timeoutMs = vcfg.timeoutSec * 1000;
+    // The host's bound covers the layout and the guard too; test.sh's own time is held against the timeout below.
+    const timeoutMs = (vcfg.timeoutSec + PREPARE_SLACK_SEC) * 1000;
+    const tests = testScript(plan.cwd, vcfg.timeoutSec);
     let run;
     if (plan.tied) {
       run = await runTied(
         container,
-        `${exportLines(env)}${prepareScript(plan)}\n${testScript(plan.cwd)}`,
+        `${exportLines(env)}${prepareScript(plan)}\n${tests}`,
         stdin,
         timeoutMs,
       );
@@ -160,7 +163,7 @@ export class Verification {
         return await this.infra(`cannot copy ${plan.workdir ?? "the inputs"} into the verifier's container: ${why}`);
       }
     } else if (root) {
-      const script = `${prepareScript(plan)}\n${testScript(plan.cwd)}`;
+      const script = `${prepareScript(plan)}\n${tests}`;
       run = await container.exec(["/bin/sh", "-c", script], { user: "0", env, stdin, timeoutMs });
     } else {
       const prep = await container.exec(["/bin/sh", "-c", prepareScript(plan, user)], {
@@ -176,7 +179,7 @@ export class Verification {
         const why = `the verifier's setup failed: ${prep.stderr.trim() || `exit ${prep.code}`}`;
         return this.inAgentState ? await this.agentBroke(why) : await this.infra(why);
       }
-      run = await container.exec(["/bin/sh", "-c", testScript(plan.cwd)], { user, env, timeoutMs });
+      run = await container.exec(["/bin/sh", "-c", tests], { user, env, timeoutMs });
     }
     this.timings.tests = performance.now() - t;
     const frames = parseFrames(run.stdout);
@@ -185,7 +188,7 @@ export class Verification {
     // shared-clean: how many of the agent's processes were stopped before the tests (a metric whatever they say).
     if (stopped !== undefined) this.extra.agent_processes_stopped = stopped;
     const testOutput = files["test-stdout.txt"] ?? "";
-    if (run.timedOut) {
+    if (run.timedOut || (frames.testsSec ?? 0) >= vcfg.timeoutSec) {
       return this.fail(`tests/test.sh timed out after ${vcfg.timeoutSec} s`, { verifier_timeout: 1 }, testOutput);
     }
     if (exit === undefined) {

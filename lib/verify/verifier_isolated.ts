@@ -23,7 +23,8 @@ export async function verifyIsolated(v: Verification, finalMessage: string): Pro
   const box = v.box;
   const task = box.task;
   // Taken before anything can fail, so that the container is removed on every path.
-  const pending = box.takeVerifier() ?? createVerifier(box.runtime, task, box.image.ref);
+  const pending = box.takeVerifier() ??
+    createVerifier(box.runtime, task, box.image.ref, box.storageDefault, v.opts.step);
   return await inVerifierBox(v, pending, async (vbox, capture) => {
     const t1 = performance.now();
     const full = await diskBoundReached(box);

@@ -16,10 +16,13 @@ import { createSeparateVerifier, type SeparateBox } from "../runtime/separate_ve
 /** Harbor's convention folder, always carried into a separate verifier. */
 const ARTIFACTS_DIR = "/logs/artifacts";
 
-/** The paths carried across: /logs/artifacts first, then the task's artifacts, then the step's, each once. */
-export function artifactPaths(task: Task, step?: TaskStep): string[] {
+/**
+ * The paths carried across: /logs/artifacts first, then the task's artifacts, then the step's, each once; a relative
+ * source is the agent's working directory's (`workdir`), as Harbor resolves it in the main container.
+ */
+export function artifactPaths(task: Task, workdir: string, step?: TaskStep): string[] {
   const declared = [...task.config.artifacts, ...(step?.config.artifacts ?? [])];
-  return [...new Set([ARTIFACTS_DIR, ...declared.map((a) => posix.normalize(a.source))])];
+  return [...new Set([ARTIFACTS_DIR, ...declared.map((a) => posix.resolve(workdir, a.source))])];
 }
 
 /** The separate box made ahead when it is for this step (else it is removed), or a new one. */
@@ -38,7 +41,7 @@ export async function verifySeparate(v: Verification, finalMessage: string): Pro
   const task = box.task;
   return await inVerifierBox(v, separateBox(v), async (vbox, capture) => {
     const t1 = performance.now();
-    const paths = artifactPaths(task, v.opts.step);
+    const paths = artifactPaths(task, box.workdir, v.opts.step);
     const copied = await copyArtifacts(box, vbox, paths);
     if (copied) return await v.copyFailed(copied);
     v.timings.copy = performance.now() - t1;

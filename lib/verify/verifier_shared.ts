@@ -11,6 +11,8 @@ import type { Box } from "../runtime/runtime.ts";
 import { COPY_TIMEOUT_MS } from "../runtime/container_copy.ts";
 import { scriptInput, type Verification, type VerifyResult } from "./verification.ts";
 import { testsEntries } from "../runtime/verifier_container.ts";
+import { networkAllowed, networkPlan } from "../task/network_plan.ts";
+import { warnOnce } from "../base/warn.ts";
 
 /**
  * Verifies `v`'s episode in the agent's container; `clean` (`shared-clean`) first stops every process the agent's
@@ -21,6 +23,16 @@ export async function verifyShared(v: Verification, finalMessage: string, clean 
   if (clean && !box.agentBaseline) return await v.infra("no process table was taken when the agent's turns began");
   const capture = await v.capture();
   if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
+  // The tests' own network, as Harbor switches the box's for the verifier phase: one they may not have is taken away
+  // (else the machinery failed); one the engine cannot give them is said once, and they run without.
+  const want = networkAllowed(networkPlan(box.task.config, v.mode, v.opts.step?.config).verifier);
+  const net = await box.useNetwork(want);
+  if (!net.ok && !want) {
+    return box.dead || !await box.running() ? await v.agentBroke(net.error) : await v.infra(net.error);
+  }
+  if (!net.ok) {
+    warnOnce(`${box.runtime.kind}: the tests run with no network: ${net.error}`, `verifier-net:${box.runtime.kind}`);
+  }
   // A container the episode saw die is started again at once; otherwise whether it still runs is asked only when the
   // tests could not run: no inspect on the common path.
   if (!box.dead) {

@@ -10,6 +10,7 @@ import type { Verification, VerifyResult } from "./verification.ts";
 import { startVerifierContainer } from "../runtime/verifier_container.ts";
 import { withStorage } from "../runtime/limits.ts";
 import { testIn } from "./verifier_shared.ts";
+import { networkAllowed, networkPlan } from "../task/network_plan.ts";
 
 /** Verifies `v`'s episode in a fresh container of a snapshot of the agent's. */
 export async function verifySnapshot(v: Verification, finalMessage: string): Promise<VerifyResult> {
@@ -27,7 +28,8 @@ export async function verifySnapshot(v: Verification, finalMessage: string): Pro
   try {
     try {
       const env = withStorage(box.task.config.environment, box.storageDefault);
-      container = await startVerifierContainer(runtime, box.task, tag, env, box.workdir);
+      const network = networkAllowed(networkPlan(box.task.config, "snapshot", v.opts.step?.config).verifier);
+      container = await startVerifierContainer(runtime, box.task, tag, env, box.workdir, network);
     } catch (e) {
       if (e instanceof EngineDownError) throw e;
       // The snapshot is the agent's state: a container of it that cannot start (no /bin/sh left) is the agent's doing.

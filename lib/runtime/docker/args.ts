@@ -10,7 +10,9 @@ export function envArgs(env: Record<string, string>): string[] {
 
 /**
  * The engine's init flags, the CPU, memory (swap off) and PID limits, `--gpus` when asked, the disk bound when given
- * (`--storage-opt size=NM`: the runtime drops it where the engine cannot enforce it), `--network none` unless allowed.
+ * (`--storage-opt size=NM`: the runtime drops it where the engine cannot enforce it), `--network none` unless allowed
+ * (or switchable on an engine that cannot connect such a box later: it then starts on the public network, which the
+ * runtime takes away before the box is handed out).
  */
 export function limitArgs(cli: CliEngine, limits: BoxLimits): string[] {
   return [
@@ -21,8 +23,15 @@ export function limitArgs(cli: CliEngine, limits: BoxLimits): string[] {
     `--pids-limit=${limits.pidsLimit}`,
     ...(limits.gpus ? [`--gpus=${limits.gpus}`] : []),
     ...(limits.storageMb ? ["--storage-opt", `size=${limits.storageMb}M`] : []),
-    ...(limits.network ? [] : ["--network", "none"]),
+    ...networkArgs(cli, limits),
   ];
+}
+
+/** `--network none`, or the public network (no flag for the engine's default, unless the box must leave it later). */
+function networkArgs(cli: CliEngine, limits: BoxLimits): string[] {
+  const leavesLater = Boolean(limits.switchable) && !cli.connectsFromNone;
+  if (!limits.network && !leavesLater) return ["--network", "none"];
+  return cli.network || leavesLater ? ["--network", cli.network ?? cli.defaultNetwork] : [];
 }
 
 /** `--label` flags marking a container as this process's, for `role` and `task`. */

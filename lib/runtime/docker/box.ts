@@ -77,6 +77,27 @@ export class DockerBox implements Box {
     return r.code === 0 ? { ok: true } : { ok: false, error: r.stderr.trim() };
   }
 
+  /**
+   * `network disconnect none` + `network connect PUBLIC` to give the box the network; `network disconnect PUBLIC` to
+   * take it away (a box on no network is left as it is).
+   */
+  async setNetwork(allow: boolean): Promise<Done> {
+    const net = this.runtime.cli.network ?? this.runtime.cli.defaultNetwork;
+    if (allow) {
+      // Docker keeps a `--network none` box on the `none` network, which excludes every other.
+      await this.runtime.call(["network", "disconnect", "none", this.id], { timeoutMs: 30_000 });
+      const r = await this.runtime.call(["network", "connect", net, this.id], { timeoutMs: 30_000 });
+      return r.code === 0 || /already exists|already attached/i.test(r.stderr)
+        ? { ok: true }
+        : { ok: false, error: r.stderr || `${this.#bin} network connect exited ${r.code}` };
+    }
+    const r = await this.runtime.call(["network", "disconnect", net, this.id], { timeoutMs: 30_000 });
+    // A default network the engine does not have (dockerd --bridge=none) gave the box none to take away.
+    return r.code === 0 || /is not connected|not connected to|not found/i.test(r.stderr)
+      ? { ok: true }
+      : { ok: false, error: r.stderr || `${this.#bin} network disconnect exited ${r.code}` };
+  }
+
   /** Removes the container through the engine's removal queue (a tied one by closing its pipe). */
   remove(): Promise<boolean> {
     return this.runtime.hygiene.remove(this.id, this.main);

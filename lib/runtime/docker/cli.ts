@@ -32,6 +32,14 @@ const PROBE_MS = 10_000;
 const MAX_LIFECYCLE_TIMEOUTS = 3;
 const LIFECYCLE = new Set(["run", "create", "start", "rm", "commit", "stop", "kill", "restart"]);
 
+/**
+ * The folder the CLI runs in: the system's temporary folder, never the caller's. Podman's conmon inherits it and writes
+ * files there (an `oom` file when a box is killed for memory), which must not land in a user's project.
+ */
+export function cliCwd(): string {
+  return Deno.env.get("TMPDIR") || "/tmp";
+}
+
 /** An engine reached through its CLI; `host` is a DOCKER_HOST (or the engine's `hostVar`) value. */
 export class DockerCli {
   #children = new Set<Deno.ChildProcess>();
@@ -130,6 +138,7 @@ export class DockerCli {
       child = new Deno.Command(this.cli.binary, {
         args,
         env: this.env(),
+        cwd: cliCwd(),
         stdin: stdin ? "piped" : "null",
         stdout: "piped",
         stderr: "piped",

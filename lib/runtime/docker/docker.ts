@@ -116,6 +116,23 @@ export class Docker extends DockerCli implements Runtime {
    * once per run. A bound below the image's own size is a BoxStartError naming the task.
    */
   async start(spec: BoxSpec): Promise<DockerBox> {
+    const box = await this.#startBounded(spec);
+    const l = spec.limits;
+    if (!l.switchable || l.network || this.cli.connectsFromNone) return box;
+    // Started on the public network so that it can be given it later (see `BoxLimits.switchable`): taken away now,
+    // before anything but the box's main process runs.
+    const off = await box.setNetwork(false);
+    if (off.ok) return box;
+    await box.remove();
+    if (this.down) throw this.down;
+    throw new BoxStartError(
+      `${this.cli.binary} network disconnect failed: ${off.error}`,
+      spec.stage ?? "start",
+      off.error,
+    );
+  }
+
+  async #startBounded(spec: BoxSpec): Promise<DockerBox> {
     const mb = spec.limits.storageMb;
     if (!mb) return await this.startBox(spec);
     const unbounded = { ...spec, limits: { ...spec.limits, storageMb: undefined } };

@@ -30,6 +30,12 @@ export interface CliEngine {
   labelField?: (key: string) => string;
   /** An `info` argv printing `DRIVER\tSTATUS`: the storage driver and its status as JSON (`storage.ts`). */
   storageProbe: string[];
+  /** The engine's default network, which a box allowed the network joins unless `network` names another. */
+  defaultNetwork: string;
+  /** The network a box allowed the network joins, when not the engine's default (`RuntimeOptions.network`). */
+  network?: string;
+  /** A box started with `--network none` can be connected later (Docker: yes; podman: no, see `BoxLimits`). */
+  connectsFromNone: boolean;
 }
 
 /** The `docker` CLI. */
@@ -42,4 +48,6 @@ export const DOCKER_ENGINE: CliEngine = {
   initArgs: ["--init"],
   serialRemovals: "by-version",
   storageProbe: ["info", "--format", "{{.Driver}}\t{{json .DriverStatus}}"],
+  defaultNetwork: "bridge",
+  connectsFromNone: true,
 };

@@ -4,7 +4,7 @@
  */
 import { enlist, LABELS, owner, ownerAlive } from "../hygiene.ts";
 import type { BoxPipe, Runtime } from "../runtime.ts";
-import type { DockerCli } from "./cli.ts";
+import { cliCwd, type DockerCli } from "./cli.ts";
 import { hasRemovalDeadlock } from "./removal_deadlock.ts";
 
 /** Tracked boxes, removals and sweeps on one engine. */
@@ -135,6 +135,7 @@ export class DockerHygiene {
         const out = new Deno.Command(this.cli.cli.binary, {
           args: ["rm", "-f", "-v", ...ids],
           env: this.cli.env(),
+          cwd: cliCwd(),
           stderr: "piped",
         }).outputSync();
         const err = new TextDecoder().decode(out.stderr);

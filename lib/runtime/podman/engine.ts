@@ -19,6 +19,9 @@ export const PODMAN_ENGINE: CliEngine = {
   serialRemovals: false,
   labelField: (key) => `{{index .Labels "${key}"}}`,
   storageProbe: ["info", "--format", "{{.Store.GraphDriverName}}\t{{json .Store.GraphStatus}}"],
+  defaultNetwork: "podman",
+  // `podman network connect` refuses a box started with `--network none` ("invalid network mode").
+  connectsFromNone: false,
 };
 
 /**

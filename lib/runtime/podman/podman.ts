@@ -35,8 +35,8 @@ export class Podman extends Docker {
   #plans = new Map<string, Promise<WorkdirPlan>>();
 
   /** A client of the local podman, or of the service at `host` (a CONTAINER_HOST value). */
-  constructor(host?: string) {
-    super(host, PODMAN_ENGINE);
+  constructor(host?: string, network?: string) {
+    super(host, network ? { ...PODMAN_ENGINE, network } : PODMAN_ENGINE);
   }
 
   /** The container `id` as a podman box (`main` for a tied one). */
