@@ -94,15 +94,24 @@ export {
   Docker,
   type ImageInfo,
   ImageStore,
-  type Neutralised,
   registerRuntime,
   type Runtime,
   Sandbox,
   type SandboxOptions,
-  WarmPool,
-  type WarmPoolOptions,
 } from "./lib/runtime/mod.ts";
-export { parseReward, type Reward, verify, type VerifyOptions, type VerifyResult } from "./lib/verify/mod.ts";
+export {
+  EpisodeVerifier,
+  type Neutralised,
+  parseReward,
+  type Reward,
+  startBoxes,
+  type VerifierBox,
+  type VerifierOptions,
+  verify,
+  type VerifyOptions,
+  type VerifyResult,
+} from "./lib/verify/mod.ts";
+export { type Boxes, type StartOptions, WarmPool, type WarmPoolOptions } from "./lib/env/warm_pool.ts";
 export {
   type CheckAgent,
   type CheckOptions,
@@ -111,7 +120,7 @@ export {
   checkTask,
   checkTasks,
   DEFAULT_CHECK_WORKERS,
-} from "./lib/eval/check.ts";
+} from "./lib/harbor/check.ts";
 export {
   AUDIT_MODES,
   type AuditOptions,
@@ -126,7 +135,7 @@ export {
   type KeyFile,
   type ModeVerdict,
   type TaskFacts,
-} from "./lib/audit/mod.ts";
+} from "./lib/harbor/audit/mod.ts";
 export { type HarborRow, harborRows, type RowMessage, type RowsOptions } from "./lib/harbor/rows.ts";
 export { type ExportedTask, exportSteps } from "./lib/harbor/export_steps.ts";
 export {
@@ -203,8 +212,8 @@ export {
   type Sampling,
   scriptPolicy,
   type TurnTokens,
-} from "./lib/eval/policy.ts";
-export { type EndpointOptions, endpointPolicy } from "./lib/eval/endpoint_policy.ts";
+} from "./lib/policies/policy.ts";
+export { type EndpointOptions, endpointPolicy } from "./lib/policies/endpoint_policy.ts";
 export {
   DEFAULT_TOKEN_MAX_TOKENS,
   type SampledTokens,
@@ -212,7 +221,7 @@ export {
   type TokenApi,
   tokenPolicy,
   type TokenPolicyOptions,
-} from "./lib/eval/token_policy.ts";
+} from "./lib/policies/token_policy.ts";
 export {
   type DecodedTurn,
   type Delta,
@@ -242,7 +251,7 @@ export {
   type WorkdirCut,
   type WorkdirDiff,
   type WorkdirFileChange,
-} from "./lib/eval/trajectory.ts";
+} from "./lib/eval/records/trajectory.ts";
 export {
   type GridCell,
   type GroupPassAtK,
@@ -251,7 +260,7 @@ export {
   type Summary,
   SUMMARY_FORMAT,
   type TaskSummary,
-} from "./lib/eval/summary.ts";
+} from "./lib/eval/records/summary.ts";
 export {
   type CellStats,
   type CurvePoint,
@@ -274,8 +283,8 @@ export {
   viewerHtml,
   type ViewServer,
   type ViewServerOptions,
-} from "./lib/eval/report/mod.ts";
-export { readRunInfo, readRunTrajectories, type RunHeader, type RunInfo } from "./lib/eval/run_dir.ts";
+} from "./lib/report/mod.ts";
+export { readRunInfo, readRunTrajectories, type RunHeader, type RunInfo } from "./lib/eval/records/run_dir.ts";
 export {
   buildConfig,
   type EvalConfig,

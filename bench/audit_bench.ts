@@ -5,8 +5,8 @@
  * nothing; leaves nothing behind. AUDIT_WORKERS (4), AUDIT_ALL_MODES_TASKS (3).
  */
 import { resolve } from "node:path";
-import { auditTasks } from "../lib/audit/audit.ts";
-import { BATTERY } from "../lib/audit/battery.ts";
+import { auditTasks } from "../lib/harbor/audit/audit.ts";
+import { BATTERY } from "../lib/harbor/audit/battery.ts";
 import { createRuntime } from "../lib/runtime/registry.ts";
 import { findTasks } from "../lib/task/task.ts";
 import { registerBuiltins } from "../profiles/mod.ts";

@@ -8,6 +8,7 @@ import { ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
 import { verify } from "../lib/verify/verifier.ts";
+import { startBoxes } from "../lib/verify/episode_verifier.ts";
 
 const docker = new Docker();
 const image = Deno.env.get("PGS_BASE_IMAGE") ?? "pgs-base:1";
@@ -65,7 +66,7 @@ console.log(
       rows.push([label, xs]);
     }
     // The same echo on the image's own setsid and head (what images of other architectures get).
-    const plain = await Sandbox.start(task, store, { noHelper: true, prepareVerifier: false });
+    const plain = await Sandbox.start(task, store, { noHelper: true });
     try {
       for (let i = 0; i < 20; i++) await plain.exec("true", { shell: "sh" });
       const xs: number[] = [];
@@ -171,9 +172,9 @@ console.log(
     const ver: number[] = [], both: number[] = [];
     for (let i = 0; i < N_EPISODES; i++) {
       const t0 = performance.now();
-      const box = await Sandbox.start(task, store, { verifierMode: mode });
+      const { box, verifier } = await startBoxes(task, store, { verifierMode: mode });
       const t1 = performance.now();
-      const v = await verify(box, "");
+      const v = await verify(box, "", { verifier });
       if (v.reward !== 1) throw new Error(`bench: ${mode} verifier gave ${v.reward}: ${v.error}`);
       const t2 = performance.now();
       await box.remove();

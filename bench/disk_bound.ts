@@ -9,7 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
-import { scriptPolicy } from "../lib/eval/policy.ts";
+import { scriptPolicy } from "../lib/policies/policy.ts";
 import { Docker } from "../lib/runtime/docker/mod.ts";
 import type { Turn } from "../lib/script/script.ts";
 import { registerBuiltins } from "../profiles/mod.ts";

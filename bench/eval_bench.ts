@@ -5,9 +5,9 @@
  */
 import { Docker } from "../lib/runtime/docker/mod.ts";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
-import { type Policy, scriptPolicy } from "../lib/eval/policy.ts";
+import { type Policy, scriptPolicy } from "../lib/policies/policy.ts";
 import { makeBenchTask } from "./bench_task.ts";
-import type { Trajectory } from "../lib/eval/trajectory.ts";
+import type { Trajectory } from "../lib/eval/records/trajectory.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 
 // The profiles are registered by main.ts in the CLI; a bench that runs episodes registers them itself.

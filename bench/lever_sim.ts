@@ -16,7 +16,7 @@
 import { makeBenchTask } from "./bench_task.ts";
 import { median, pgsPoint } from "./pgs_runs.ts";
 import { cpuRates, type CpuSample, cpuSample, daemonPids, formatCpu } from "./docker_trace.ts";
-import type { Trajectory } from "../lib/eval/trajectory.ts";
+import type { Trajectory } from "../lib/eval/records/trajectory.ts";
 
 const image = Deno.env.get("PGS_BASE_IMAGE") ?? "pgs-base:1";
 const LEVELS = (Deno.env.get("SIM_CONCURRENCY") ?? "1,8").split(",").map(Number);

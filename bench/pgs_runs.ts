@@ -1,7 +1,7 @@
 /** pgs's side of the naive-loop benches: `runEpisodes` with a scripted policy of N shell calls, isolated verifier. */
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
-import { type Policy, scriptPolicy } from "../lib/eval/policy.ts";
-import type { Trajectory } from "../lib/eval/trajectory.ts";
+import { type Policy, scriptPolicy } from "../lib/policies/policy.ts";
+import type { Trajectory } from "../lib/eval/records/trajectory.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 
 // The profiles are registered by main.ts in the CLI; a bench that runs episodes registers them itself.

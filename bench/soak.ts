@@ -9,7 +9,7 @@
 import { Docker } from "../lib/runtime/docker/mod.ts";
 import { EngineDownError } from "../lib/base/errors.ts";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
-import { scriptPolicy } from "../lib/eval/policy.ts";
+import { scriptPolicy } from "../lib/policies/policy.ts";
 import { makeBenchTask } from "./bench_task.ts";
 
 const num = (k: string, d: number) => Number(Deno.env.get(k) ?? d);

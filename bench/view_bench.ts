@@ -4,11 +4,11 @@
  * time until the page has rendered the list and until an episode is open. Prints; asserts nothing.
  */
 import { join } from "node:path";
-import { summarize } from "../lib/eval/summary.ts";
-import { type Trajectory, TRAJECTORY_FORMAT } from "../lib/eval/trajectory.ts";
-import { reportHtml } from "../lib/eval/report/report_html.ts";
-import { viewerData } from "../lib/eval/report/viewer_data.ts";
-import { viewerHtml } from "../lib/eval/report/viewer_html.ts";
+import { summarize } from "../lib/eval/records/summary.ts";
+import { type Trajectory, TRAJECTORY_FORMAT } from "../lib/eval/records/trajectory.ts";
+import { reportHtml } from "../lib/report/report_html.ts";
+import { viewerData } from "../lib/report/viewer_data.ts";
+import { viewerHtml } from "../lib/report/viewer_html.ts";
 import { Browser, CHROMIUM } from "../tests/browser.ts";
 
 const TURNS = 30;

@@ -1,11 +1,11 @@
 /** `pgs harbor audit PATH [--workers N] [--json] [--verifier-mode M | --all-modes] [--report FILE]`. */
-import { type AuditResult, auditTasks, DEFAULT_AUDIT_PASS_THRESHOLD } from "../lib/audit/audit.ts";
-import { BATTERY } from "../lib/audit/battery.ts";
-import { DEFAULT_DISK_FILL_CAP_MB } from "../lib/audit/task_facts.ts";
-import { auditHtml } from "../lib/audit/report_html.ts";
+import { type AuditResult, auditTasks, DEFAULT_AUDIT_PASS_THRESHOLD } from "../lib/harbor/audit/audit.ts";
+import { BATTERY } from "../lib/harbor/audit/battery.ts";
+import { DEFAULT_DISK_FILL_CAP_MB } from "../lib/harbor/audit/task_facts.ts";
+import { auditHtml } from "../lib/harbor/audit/report_html.ts";
 import { PGS_VERSION } from "../lib/eval/run_record.ts";
 import { resolve } from "node:path";
-import { DEFAULT_CHECK_WORKERS } from "../lib/eval/check.ts";
+import { DEFAULT_CHECK_WORKERS } from "../lib/harbor/check.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { findTasks, type Task } from "../lib/task/task.ts";
 import { taskSetNotes } from "../lib/task/task_set_notes.ts";

@@ -1,5 +1,5 @@
 /** `pgs harbor check PATH [--workers N] [--json]`. */
-import { type CheckResult, checkTasks, DEFAULT_CHECK_WORKERS } from "../lib/eval/check.ts";
+import { type CheckResult, checkTasks, DEFAULT_CHECK_WORKERS } from "../lib/harbor/check.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { findTasks, type Task } from "../lib/task/task.ts";
 import { taskSetNotes } from "../lib/task/task_set_notes.ts";

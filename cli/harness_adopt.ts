@@ -43,7 +43,7 @@ async function profileValues(
 ): Promise<{ instruction: string; values: Record<string, string> }> {
   const task = await loadTask(taskDir);
   if (!profile.start) return { instruction: task.instruction, values: {} };
-  const box = await Sandbox.start(task, new ImageStore(runtime), { prepareVerifier: false, workdir: cwd });
+  const box = await Sandbox.start(task, new ImageStore(runtime), { workdir: cwd });
   try {
     const ep = new ProfileEpisode(profile, box);
     const base = { instruction: task.instruction, workdir: ep.session.workdir };

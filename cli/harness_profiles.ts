@@ -139,7 +139,7 @@ export const harnessShow: Command = {
     }
     const task = await loadTask(values.task);
     const runtime = await answeringRuntime("harness show", values.runtime as string | undefined);
-    const box = await Sandbox.start(task, new ImageStore(runtime), { prepareVerifier: false });
+    const box = await Sandbox.start(task, new ImageStore(runtime));
     try {
       const ep = new ProfileEpisode(profile, box);
       const messages = await ep.begin(task.instruction);

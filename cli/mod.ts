@@ -1,7 +1,7 @@
 /** The `pgs` command line: dispatch, help, version and error reporting. */
 import denoJson from "../deno.json" with { type: "json" };
 import { InfraError, TaskError, UsageError } from "../lib/base/errors.ts";
-import { PolicyError } from "../lib/eval/policy.ts";
+import { PolicyError } from "../lib/policies/policy.ts";
 import type { Command } from "./args.ts";
 import { installSignalCleanup } from "./signals.ts";
 import { registerBuiltins } from "../profiles/mod.ts";

@@ -4,8 +4,8 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { UsageError } from "../lib/base/errors.ts";
-import { serveView, watchRuns } from "../lib/eval/report/view_server.ts";
-import { viewerHtml } from "../lib/eval/report/viewer_html.ts";
+import { serveView, watchRuns } from "../lib/report/view_server.ts";
+import { viewerHtml } from "../lib/report/viewer_html.ts";
 import { partialPath, writeWhole } from "../lib/export/run_dir.ts";
 import { type Command, parseFlags } from "./args.ts";
 import { listenError } from "./listen.ts";

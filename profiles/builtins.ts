@@ -1,27 +1,29 @@
-/** The built-in profiles, one line each: [name, version, factory, default?]. Pure data: importing registers nothing. */
+/**
+ * The built-in profiles, one line each: [name, version, factory, default?]. Pure data: importing registers nothing.
+ * A profile is one folder, `profiles/<name>/`, whose `mod.ts` exports its factory (and a derived version's data).
+ */
 import { deriveProfile } from "../lib/harness/derive.ts";
 import type { ProfileEntry } from "../lib/harness/registry.ts";
-import { GEMINI_CLI_0_60_0 } from "./gemini_cli/v0_60_0.ts";
-import { PI_0_73_0 } from "./pi/v0_73_0.ts";
-import { QWEN_CODE_0_24_3 } from "./qwen_code/v0_24_3.ts";
-import { claudeCode } from "./claude_code.ts";
-import { codex } from "./codex.ts";
-import { geminiCli } from "./gemini_cli.ts";
-import { goose } from "./goose.ts";
-import { hermes } from "./hermes.ts";
-import { kimiCli } from "./kimi_cli.ts";
-import { miniSweAgent, miniSweAgentText } from "./mini_swe_agent.ts";
-import { opencode } from "./opencode.ts";
-import { openhandsSdk } from "./openhands_sdk.ts";
-import { palingenesisDefaultV1 } from "./palingenesis_default_v1.ts";
-import { palingenesisDefaultV2 } from "./palingenesis_default_v2.ts";
-import { pi } from "./pi.ts";
-import { qwenCode } from "./qwen_code.ts";
-import { smallAgent } from "./small_agent.ts";
-import { sweAgent } from "./swe_agent.ts";
-import { terminus2 } from "./terminus_2.ts";
+import { claudeCode } from "./claude_code/mod.ts";
+import { codex } from "./codex/mod.ts";
+import { GEMINI_CLI_0_60_0, geminiCli } from "./gemini_cli/mod.ts";
+import { goose } from "./goose/mod.ts";
+import { hermes } from "./hermes/mod.ts";
+import { kimiCli } from "./kimi_cli/mod.ts";
+import { miniSweAgent, miniSweAgentText } from "./mini_swe_agent/mod.ts";
+import { opencode } from "./opencode/mod.ts";
+import { openhandsSdk } from "./openhands_sdk/mod.ts";
+import { palingenesisDefaultV1, palingenesisDefaultV2 } from "./palingenesis_default/mod.ts";
+import { pi, PI_0_73_0 } from "./pi/mod.ts";
+import { QWEN_CODE_0_24_3, qwenCode } from "./qwen_code/mod.ts";
+import { smallAgent } from "./small_agent/mod.ts";
+import { sweAgent } from "./swe_agent/mod.ts";
+import { terminus2 } from "./terminus_2/mod.ts";
 
-/** Every built-in profile; `registerBuiltins` adds them to a registry. Adding a profile is one line here. */
+/**
+ * Every built-in profile; `registerBuiltins` adds them to a registry. Adding a profile, or a version of one, is its
+ * folder (or a file in it) and one line here.
+ */
 export const BUILTIN_PROFILES: ProfileEntry[] = [
   ["palingenesis-default", "1", palingenesisDefaultV1],
   ["palingenesis-default", "2", palingenesisDefaultV2, true],

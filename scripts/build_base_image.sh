@@ -70,11 +70,13 @@ fi
 command -v debootstrap >/dev/null || { echo "build_base_image.sh: no registry answers and debootstrap is not installed (apt-get install debootstrap)" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "build_base_image.sh: debootstrap needs root" >&2; exit 1; }
 root=$(mktemp -d /tmp/pgs-base.XXXXXX)
-trap 'rm -rf "$root"' EXIT
+trap 'rm -rf "$root" "$root.log"' EXIT
 echo "no registry answers: debootstrapping bookworm into $root (about a minute)"
 debootstrap --variant=minbase --include="$packages" bookworm "$root" ${mirror[@]+"${mirror[@]}"} >"$root.log" 2>&1 || {
-  echo "build_base_image.sh: debootstrap failed; last lines of $root.log:" >&2; tail -n 20 "$root.log" >&2; exit 1; }
-rm -f "$root.log"
+  echo "build_base_image.sh: debootstrap failed; the last lines of its log:" >&2; tail -n 20 "$root.log" >&2
+  # The last line says why in one line (tests/base_image.ts puts it in the names of the tests it skips).
+  why=$(grep '^E: ' "$root.log" | tail -n 1); [ -n "$why" ] || why=$(tail -n 1 "$root.log")
+  echo "build_base_image.sh: debootstrap failed: ${why#E: }" >&2; exit 1; }
 # Keep the image small and reproducible: no apt caches or lists.
 rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
 tar -C "$root" -c . | "$engine" import \

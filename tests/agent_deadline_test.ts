@@ -4,7 +4,7 @@
  * built-in profile (whatever timeout its shell tool asks for), in `pgs eval`'s runner and through `pgs env serve`.
  */
 import assert from "node:assert/strict";
-import { oraclePolicy } from "../lib/eval/policy.ts";
+import { oraclePolicy } from "../lib/policies/policy.ts";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
 import { createEnvServer } from "../lib/env/server_app.ts";
 import { HarborEnv } from "../lib/env/harbor_env.ts";

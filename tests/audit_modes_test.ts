@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { auditTasks } from "../lib/audit/audit.ts";
+import { auditTasks } from "../lib/harbor/audit/audit.ts";
 import { findTasks } from "../lib/task/task.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 import { dockerTest, harborFixtureImages, requireDocker } from "./docker_helpers.ts";

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { type AuditResult, auditTasks } from "../lib/audit/audit.ts";
-import { BATTERY } from "../lib/audit/battery.ts";
-import { checkTasks } from "../lib/eval/check.ts";
+import { type AuditResult, auditTasks } from "../lib/harbor/audit/audit.ts";
+import { BATTERY } from "../lib/harbor/audit/battery.ts";
+import { checkTasks } from "../lib/harbor/check.ts";
 import { owner, trackedContainers } from "../lib/runtime/hygiene.ts";
 import { createRuntime } from "../lib/runtime/registry.ts";
 import { findTasks } from "../lib/task/task.ts";

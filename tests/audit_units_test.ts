@@ -5,15 +5,15 @@
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import type { AuditResult } from "../lib/audit/audit.ts";
-import { BATTERY, HINTS, scriptsFor } from "../lib/audit/battery.ts";
-import { candidates } from "../lib/audit/answer_key.ts";
-import { type ExploitOutcome, neutralisedLinks, taskFindings } from "../lib/audit/findings.ts";
+import type { AuditResult } from "../lib/harbor/audit/audit.ts";
+import { BATTERY, HINTS, scriptsFor } from "../lib/harbor/audit/battery.ts";
+import { candidates } from "../lib/harbor/audit/answer_key.ts";
+import { type ExploitOutcome, neutralisedLinks, taskFindings } from "../lib/harbor/audit/findings.ts";
 import type { VerifierMode } from "../lib/task/verifier_mode.ts";
-import { pythonPaths, shellPaths, type TaskFacts, taskFacts } from "../lib/audit/task_facts.ts";
-import { exploitPolicy } from "../lib/audit/exploit_policy.ts";
-import { auditHtml } from "../lib/audit/report_html.ts";
-import type { PolicyRequest } from "../lib/eval/policy.ts";
+import { pythonPaths, shellPaths, type TaskFacts, taskFacts } from "../lib/harbor/audit/task_facts.ts";
+import { exploitPolicy } from "../lib/harbor/audit/exploit_policy.ts";
+import { auditHtml } from "../lib/harbor/audit/report_html.ts";
+import type { PolicyRequest } from "../lib/policies/policy.ts";
 import { getProfile, resolveProfileName } from "../lib/harness/registry.ts";
 import { loadTask } from "../lib/task/task.ts";
 import { registerBuiltins } from "../profiles/mod.ts";

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { type CheckOutcome, checkTask } from "../lib/eval/check.ts";
+import { type CheckOutcome, checkTask } from "../lib/harbor/check.ts";
 import { owner, trackedContainers } from "../lib/runtime/hygiene.ts";
 import { findTasks } from "../lib/task/task.ts";
 import { countPidContainers, dockerTest } from "./docker_helpers.ts";

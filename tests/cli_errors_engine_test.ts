@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { scriptPolicy } from "../lib/eval/policy.ts";
+import { scriptPolicy } from "../lib/policies/policy.ts";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
 import { LABELS } from "../lib/runtime/hygiene.ts";
 import { dockerTest } from "./docker_helpers.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { deriveProfile } from "../lib/harness/derive.ts";
 import { ProfileRegistry } from "../lib/harness/registry.ts";
-import { geminiCli } from "../profiles/gemini_cli.ts";
+import { geminiCli } from "../profiles/gemini_cli/mod.ts";
 
 const NEXT = {
   version: "9.9.9",

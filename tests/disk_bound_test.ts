@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
-import { scriptPolicy } from "../lib/eval/policy.ts";
-import type { Trajectory } from "../lib/eval/trajectory.ts";
+import { scriptPolicy } from "../lib/policies/policy.ts";
+import type { Trajectory } from "../lib/eval/records/trajectory.ts";
 import type { Turn } from "../lib/script/script.ts";
 import { Docker } from "../lib/runtime/docker/mod.ts";
 import type { Runtime } from "../lib/runtime/runtime.ts";

@@ -11,7 +11,7 @@ import { DOCKER_ENGINE } from "../lib/runtime/docker/engine.ts";
 import { PODMAN_ENGINE } from "../lib/runtime/podman/engine.ts";
 import { belowImageSize, parseStorageInfo, refusesDiskBound, storageVerdict } from "../lib/runtime/docker/storage.ts";
 import { boxLimits, DEFAULT_STORAGE_MB, withStorage } from "../lib/runtime/limits.ts";
-import { copyArchive, readFromAgent } from "../lib/runtime/container_copy.ts";
+import { copyArchive, readFromAgent } from "../lib/verify/container_copy.ts";
 import type { ArchiveRead, Box, Done } from "../lib/runtime/runtime.ts";
 import type { EnvironmentConfig } from "../lib/task/task_config.ts";
 import { buildConfig, readConfigFile } from "../lib/eval/config.ts";

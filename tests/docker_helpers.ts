@@ -1,14 +1,20 @@
 /**
- * Shared helpers of the tests that drive the real Docker engine: whether the engine answers (probed once, when this
- * module loads), temporary task directories, throwaway containers and label counts.
+ * Shared helpers of the tests that drive the real Docker engine: whether the engine answers with the base image
+ * (probed once, when this module loads: one `image inspect` of pgs-base:1), temporary task directories, throwaway
+ * containers and label counts.
  *
- * Without an engine, Docker tests are ignored with a note, except under CI (`CI=true`), where they run and fail. Which
- * tests a process registers follows its tier (`tests/tier.ts`, docs/testing.md): `dockerTest` and `engineTest` only
- * in the `ci` tier, `soakTest` only in the `soak` tier; the `unit` tier never probes the engine.
+ * Without an engine, or with one that lacks pgs-base:1 (which `deno task test` makes first where it can:
+ * `tests/base_image.ts`), Docker tests are ignored with the reason in their names, except under CI (`CI=true`), where
+ * they run and fail with it. Which tests a process registers follows its tier (`tests/tier.ts`, docs/testing.md):
+ * `dockerTest` and `engineTest` only in the `ci` tier, `soakTest` only in the `soak` tier; the `unit` tier never probes
+ * the engine.
  */
 import * as path from "node:path";
 import { Docker, labelArgs } from "../lib/runtime/docker/mod.ts";
+import { BASE_IMAGE, missingImage } from "./base_image.ts";
 import { ciTest, SOAK_PREFIX, TIER } from "./tier.ts";
+
+export { BASE_IMAGE };
 
 /** Runs `docker ...args` synchronously; null when the CLI cannot run at all. */
 function dockerSync(args: string[]): Deno.CommandOutput | null {
@@ -19,28 +25,42 @@ function dockerSync(args: string[]): Deno.CommandOutput | null {
   }
 }
 
-// The unit tier runs with no engine by design: no probe, no note.
-const probe = TIER === "unit" ? null : dockerSync(["version", "--format", "{{.Server.Version}}"]);
-/** True when the engine answered at module load. */
-export const dockerAvailable = probe !== null && probe.code === 0;
-const inCI = Deno.env.get("CI") === "true";
-const why = TIER === "unit"
-  ? "the unit tier runs without one"
-  : probe === null
-  ? "the docker CLI cannot run"
-  : new TextDecoder().decode(probe.stderr).trim().split("\n").pop() || `docker version exited ${probe.code}`;
+/** Why the Docker tests cannot run here (no engine, or no pgs-base:1 on it), or undefined when they can. */
+function probeDocker(): string | undefined {
+  // The unit tier runs with no engine by design: no probe, no note.
+  if (TIER === "unit") return "the unit tier runs without one";
+  // One call when the image is there: the engine answered, and holds it.
+  if (dockerSync(["image", "inspect", "--format", "{{.Id}}", BASE_IMAGE])?.code === 0) return undefined;
+  const version = dockerSync(["version", "--format", "{{.Server.Version}}"]);
+  if (version === null) return "no Docker engine: the docker CLI cannot run";
+  if (version.code !== 0) {
+    const said = new TextDecoder().decode(version.stderr).trim().split("\n").pop();
+    return `no Docker engine answers (${said || `docker version exited ${version.code}`})`;
+  }
+  return missingImage(new Docker(Deno.env.get("DOCKER_HOST") || undefined));
+}
 
-/** The `ignore` option of every Docker test: true only when there is no engine and this is not CI. */
+/** Why the Docker tests cannot run here: no engine answers, or it lacks pgs-base:1; undefined when they can. */
+export const dockerAbsent: string | undefined = probeDocker();
+const noEngine = dockerAbsent?.startsWith("no Docker engine") || TIER === "unit";
+/** True when the engine answered at module load, holding pgs-base:1. */
+export const dockerAvailable = dockerAbsent === undefined;
+const inCI = Deno.env.get("CI") === "true";
+
+/** The `ignore` option of every Docker test: true only when the engine (or its base image) is missing outside CI. */
 export const ignoreDocker = !dockerAvailable && !inCI;
 if (ignoreDocker && TIER !== "unit") {
-  console.error(`note: Docker tests ignored, no Docker engine answers (${why}); set DOCKER_HOST or start one`);
+  console.error(`note: Docker tests ignored: ${dockerAbsent}${noEngine ? "; set DOCKER_HOST or start one" : ""}`);
 }
+/**
+ * A Docker test's name as registered: when the engine answers but lacks pgs-base:1, the reason its tests are ignored is
+ * appended (without an engine the note above says it, and the names stay as declared).
+ */
+const named = (name: string): string => ignoreDocker && !noEngine ? `${name} (skipped: ${dockerAbsent})` : name;
 
 /** The engine the tests use; throws (failing the test loudly) when it does not answer. */
 export function requireDocker(): Docker {
-  if (!dockerAvailable) {
-    throw new Error(`the Docker engine does not answer (${why}); CI=${inCI} requires it`);
-  }
+  if (!dockerAvailable) throw new Error(`${dockerAbsent}${inCI ? " (CI=true requires it)" : ""}`);
   return new Docker(Deno.env.get("DOCKER_HOST") || undefined);
 }
 
@@ -52,7 +72,7 @@ export function engineTest(
   def: Omit<Deno.TestDefinition, "fn"> & { fn?: Deno.TestDefinition["fn"] },
   fn?: Deno.TestDefinition["fn"],
 ): void {
-  ciTest({ ...def, ignore: ignoreDocker || def.ignore === true }, fn);
+  ciTest({ ...def, name: named(def.name), ignore: ignoreDocker || def.ignore === true }, fn);
 }
 
 /** `Deno.test` for a Docker test (`ci` tier): ignored without an engine outside CI, given the Docker client otherwise. */
@@ -76,14 +96,11 @@ export function soakTest(
   if (TIER !== "soak") return;
   Deno.test({
     ...opts,
-    name: SOAK_PREFIX + name,
+    name: named(SOAK_PREFIX + name),
     ignore: ignoreDocker || opts.ignore === true,
     fn: (t) => fn(requireDocker(), t),
   });
 }
-
-/** The base image every test task uses unless it builds its own. */
-export const BASE_IMAGE = "pgs-base:1";
 
 /** A task name no other test (nor another run) uses, so containers can be counted by their `pgs.task` label. */
 export function uniqueName(stem = "t"): string {

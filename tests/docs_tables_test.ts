@@ -1,13 +1,13 @@
 /**
- * The docs' tables against what they describe: the README's CLI block lists exactly the commands of `cli/mod.ts`
- * (each command's usage line, word for word; indented lines below one may add options its usage knows), and the
- * built-in profile table of profiles/README.md lists exactly the registered built-ins with their default versions. A
- * failure prints the text the table should hold.
+ * The docs' tables against what they describe: docs/cli.md's command block lists exactly the commands of
+ * `cli/mod.ts` (each command's usage line, word for word; indented lines below one may add options its usage knows),
+ * the built-in profile table of docs/profiles.md lists exactly the registered built-ins with their default versions,
+ * and docs/audit.md's tables list the exploit battery and its fixes. A failure prints the text the table should hold.
  */
 import assert from "node:assert/strict";
 import { join, resolve } from "node:path";
 import { COMMANDS } from "../cli/mod.ts";
-import { BATTERY, HINTS } from "../lib/audit/battery.ts";
+import { BATTERY, HINTS } from "../lib/harbor/audit/battery.ts";
 import { ProfileRegistry } from "../lib/harness/registry.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 
@@ -31,12 +31,15 @@ function firstFence(lines: string[]): string[] {
   return lines.slice(open + 1, close);
 }
 
-/** The README's command lines: those of the CLI block that start with `pgs ` and name a command (not `pgs --help`). */
-function readmeCommands(readme: string): string[] {
-  return firstFence(section(readme, "## CLI")).filter((l) => l.startsWith("pgs ") && !l.startsWith("pgs -"));
+/** The page that lists the commands, and the heading of its command block. */
+const CLI_DOC = join(ROOT, "docs", "cli.md"), CLI_HEADING = "## Commands";
+
+/** The command lines of a CLI block: those that start with `pgs ` and name a command (not `pgs --help`). */
+function cliCommands(doc: string, heading = CLI_HEADING): string[] {
+  return firstFence(section(doc, heading)).filter((l) => l.startsWith("pgs ") && !l.startsWith("pgs -"));
 }
 
-/** Each command's usage line as the README writes it: the usage's first line without its `Usage: `. */
+/** Each command's usage line as the docs write it: the usage's first line without its `Usage: `. */
 function usageLines(): string[] {
   return COMMANDS.map((c) => c.usage.split("\n")[0].replace(/^Usage: /, ""));
 }
@@ -63,23 +66,22 @@ function builtinDefaults(): [string, boolean][] {
   });
 }
 
-Deno.test("docs: the README's CLI block lists every command of cli/mod.ts, each as its usage line", async () => {
-  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
-  const listed = readmeCommands(readme);
+Deno.test("docs: docs/cli.md's command block lists every command of cli/mod.ts, each as its usage line", async () => {
+  const listed = cliCommands(await Deno.readTextFile(CLI_DOC));
   const usages = usageLines();
   const missing = usages.filter((u) => !listed.includes(u));
   const stale = listed.filter((l) => !usages.includes(l));
   assert.deepEqual(
     { missing, stale },
     { missing: [], stale: [] },
-    `README.md "## CLI": lines to add (missing) and to drop (stale); the block's command lines should be:\n` +
+    `docs/cli.md "${CLI_HEADING}": lines to add (missing) and to drop (stale); the block's command lines should be:\n` +
       usages.join("\n"),
   );
   assert.equal(new Set(listed).size, listed.length, "a command listed twice");
 });
 
-Deno.test("docs: the README's continuation lines under a command name only options that command has", async () => {
-  const block = firstFence(section(await Deno.readTextFile(join(ROOT, "README.md")), "## CLI"));
+Deno.test("docs: docs/cli.md's continuation lines under a command name only options that command has", async () => {
+  const block = firstFence(section(await Deno.readTextFile(CLI_DOC), CLI_HEADING));
   const stale: string[] = [];
   let usage: string | undefined;
   for (const line of block) {
@@ -91,21 +93,26 @@ Deno.test("docs: the README's continuation lines under a command name only optio
       }
     }
   }
-  assert.deepEqual(stale, [], "options the README lists that the command's usage does not know");
+  assert.deepEqual(stale, [], "options docs/cli.md lists that the command's usage does not know");
 });
 
-Deno.test("docs: profiles/README.md's table lists exactly the registered built-ins and their defaults", async () => {
-  const doc = await Deno.readTextFile(join(ROOT, "profiles", "README.md"));
+Deno.test("docs: docs/profiles.md's table lists exactly the registered built-ins and their defaults", async () => {
+  const doc = await Deno.readTextFile(join(ROOT, "docs", "profiles.md"));
   const rows = tableRows(section(doc, "## Built-in profiles"));
   const table = rows.map(([p, d]) => [p.replace(/^`|`$/g, ""), d === "yes"] as [string, boolean]).sort();
   assert.deepEqual(table, builtinDefaults().sort(), "profile, default? (the table) against the registry");
 });
 
-Deno.test("docs: every name@version in the README's tables is a registered built-in", async () => {
-  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
+Deno.test("docs: every name@version in the tables of the README and docs/ is a registered built-in", async () => {
+  const pages = [
+    join(ROOT, "README.md"),
+    ...[...Deno.readDirSync(join(ROOT, "docs"))]
+      .filter((e) => e.name.endsWith(".md")).map((e) => join(ROOT, "docs", e.name)),
+  ];
+  const text = (await Promise.all(pages.map((p) => Deno.readTextFile(p)))).join("\n");
   const known = new Set(builtinDefaults().map(([p]) => p));
-  const cited = [...readme.matchAll(/^\| `([a-z0-9-]+@[^`+]+)`/gm)].map((m) => m[1]);
-  assert.ok(cited.length > 0, "the README's edit-rule table names profiles");
+  const cited = [...text.matchAll(/^\| `([a-z0-9-]+@[^`+]+)`/gm)].map((m) => m[1]);
+  assert.ok(cited.length > 0, "docs/profiles.md's edit-rule table names profiles");
   assert.deepEqual(cited.filter((p) => !known.has(p)), []);
 });
 
@@ -113,18 +120,21 @@ Deno.test("docs: the helpers read a section, its code block and its table", () =
   const md = "# t\n## A\ntext\n```\npgs x\n  more\npgs -h\n```\n| a | b |\n| - | - |\n| `p@1` | yes |\n\n## B\n| z |\n";
   const a = section(md, "## A");
   assert.deepEqual(firstFence(a), ["pgs x", "  more", "pgs -h"]);
-  assert.deepEqual(readmeCommands(md.replace("## A", "## CLI")), ["pgs x"]);
+  assert.deepEqual(cliCommands(md.replace("## A", "## Commands")), ["pgs x"]);
   assert.deepEqual(tableRows(a), [["`p@1`", "yes"]]);
   assert.throws(() => section(md, "## C"), /no heading/);
 });
 
-Deno.test("docs: the README's audit tables list the battery (name, description, fix) and every fix, in order", async () => {
-  const lines = section(await Deno.readTextFile(join(ROOT, "README.md")), "## Auditing a task set: `pgs harbor audit`");
+Deno.test("docs: docs/audit.md's tables list the battery (name, description, fix) and every fix, in order", async () => {
+  const lines = section(
+    await Deno.readTextFile(join(ROOT, "docs", "audit.md")),
+    "# Auditing a task set: `pgs harbor audit`",
+  );
   const battery = tableRows(lines);
   assert.deepEqual(
     battery,
     BATTERY.map((x) => [`\`${x.name}\``, x.description, x.hint]),
-    "README rows against lib/audit/battery.ts",
+    "docs/audit.md rows against lib/harbor/audit/battery.ts",
   );
   const afterFirst = lines.slice(lines.findIndex((l) => l.startsWith("|")) + battery.length + 2);
   assert.deepEqual(tableRows(afterFirst).map(([k]) => k), Object.keys(HINTS), "one row per fix, in HINTS' order");

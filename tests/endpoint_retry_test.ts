@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { endpointPolicy } from "../lib/eval/endpoint_policy.ts";
-import { postJson } from "../lib/eval/http_post.ts";
-import { PolicyError, type PolicyRequest } from "../lib/eval/policy.ts";
+import { endpointPolicy } from "../lib/policies/endpoint_policy.ts";
+import { postJson } from "../lib/policies/http_post.ts";
+import { PolicyError, type PolicyRequest } from "../lib/policies/policy.ts";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
 import type { HarborEpisode } from "../lib/env/harbor_env.ts";
 import { registerBuiltins } from "../profiles/mod.ts";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Docker } from "../lib/runtime/docker/mod.ts";
-import { readTrajectories } from "../lib/eval/trajectory.ts";
+import { readTrajectories } from "../lib/eval/records/trajectory.ts";
 import { BASE_IMAGE, dockerAvailable, makeTask, removeTask, soakTest } from "./docker_helpers.ts";
 import { spawnEval } from "./eval_helpers.ts";
 import { TIER } from "./tier.ts";

@@ -1,4 +1,4 @@
-/** The one episode state machine: its limits, the first end winning, and every status documented in the README. */
+/** The one episode state machine: its limits, the first end winning, and every status documented in docs/eval.md. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { EpisodeState, EXIT_STATUSES } from "../lib/harness/episode_state.ts";
@@ -23,7 +23,7 @@ Deno.test("episode state: the turn limit, the agent timeout, and the first end w
   assert.equal(new EpisodeState({ timeoutSec: 5 }).finalStatus, "unfinished");
 });
 
-Deno.test("episode state: every exit status is in the README's table", async () => {
-  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
-  for (const s of EXIT_STATUSES) assert.match(readme, new RegExp(`\\| \`${s}\` +\\|`), `README lacks ${s}`);
+Deno.test("episode state: every exit status is in docs/eval.md's table", async () => {
+  const doc = await Deno.readTextFile(join(ROOT, "docs", "eval.md"));
+  for (const s of EXIT_STATUSES) assert.match(doc, new RegExp(`\\| \`${s}\` +\\|`), `docs/eval.md lacks ${s}`);
 });

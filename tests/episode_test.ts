@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { ProfileEpisode } from "../lib/harness/episode.ts";
 import { fnSchema, type HarnessProfile } from "../lib/harness/types.ts";
 import type { ExecEnv } from "../lib/runtime/exec_env.ts";
-import { renderCutOff } from "../profiles/mini_swe_agent.ts";
+import { renderCutOff } from "../profiles/mini_swe_agent/mod.ts";
 import { getProfile } from "../lib/harness/registry.ts";
 import { call } from "./profile_helpers.ts";
 import { registerBuiltins } from "../profiles/mod.ts";

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { buildConfig, DEFAULT_OUT, DEFAULT_SEED, parseWeights, readConfigFile } from "../lib/eval/config.ts";
-import { DEFAULT_REQUEST_TIMEOUT_SEC } from "../lib/eval/endpoint_policy.ts";
+import { DEFAULT_REQUEST_TIMEOUT_SEC } from "../lib/policies/endpoint_policy.ts";
 import { DEFAULT_MAX_TURNS } from "../lib/eval/episode_runner.ts";
 import {
   crossRows,

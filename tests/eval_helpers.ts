@@ -1,8 +1,8 @@
 /** Helpers of the CLI and eval tests: run the CLI, and recount a summary from its trajectories. */
 import assert from "node:assert/strict";
 import { join, resolve } from "node:path";
-import type { Summary } from "../lib/eval/summary.ts";
-import { latestById, readTrajectories, type Trajectory } from "../lib/eval/trajectory.ts";
+import type { Summary } from "../lib/eval/records/summary.ts";
+import { latestById, readTrajectories, type Trajectory } from "../lib/eval/records/trajectory.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 import type { Turn } from "../lib/script/script.ts";
 import { startStub } from "../stub/server.ts";

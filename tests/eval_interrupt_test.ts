@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { latestById, readTrajectories } from "../lib/eval/trajectory.ts";
-import type { Summary } from "../lib/eval/summary.ts";
+import { latestById, readTrajectories } from "../lib/eval/records/trajectory.ts";
+import type { Summary } from "../lib/eval/records/summary.ts";
 import type { Docker } from "../lib/runtime/docker/mod.ts";
 import { containersWith, dockerTest, waitFor } from "./docker_helpers.ts";
 import { EXAMPLE_TASKS } from "./profile_helpers.ts";

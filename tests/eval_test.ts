@@ -228,7 +228,7 @@ dockerTest(
     }
     assert.deepEqual(groups[0].map((t) => t.reward), [1, 0]);
     assert.deepEqual(groups[1].map((t) => t.reward), [0, 0]);
-    const { summarize } = await import("../lib/eval/summary.ts");
+    const { summarize } = await import("../lib/eval/records/summary.ts");
     const s = summarize(groups.flat(), { k: 2 });
     assert.deepEqual(s.calibration, ["pgs-examples/count-error-lines"]);
     // Every container the runner started (this module's isolate tracks them) was removed.

@@ -4,21 +4,21 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { normalizeBaseUrl, parseCompletion, requestBody } from "../lib/eval/endpoint_policy.ts";
-import { nopPolicy, stopTurn } from "../lib/eval/policy.ts";
+import { normalizeBaseUrl, parseCompletion, requestBody } from "../lib/policies/endpoint_policy.ts";
+import { nopPolicy, stopTurn } from "../lib/policies/policy.ts";
 import { ProfileEpisode } from "../lib/harness/episode.ts";
 import { parseTerminusJson } from "../lib/harness/protocols/terminus_json.ts";
 import { getProfile, profileNames } from "../lib/harness/registry.ts";
 import { LocalExecEnv } from "../lib/runtime/local_env.ts";
 import { parseRows } from "../lib/eval/load_rows.ts";
 import { Progress } from "../lib/eval/progress.ts";
-import { reportHtml } from "../lib/eval/report/report_html.ts";
+import { reportHtml } from "../lib/report/report_html.ts";
 import { traj } from "./trajectory_fixture.ts";
 import { rowIds } from "../lib/eval/run_episodes.ts";
-import { runHeader } from "../lib/eval/run_dir.ts";
+import { runHeader } from "../lib/eval/records/run_dir.ts";
 import { gitRevision, PGS_VERSION } from "../lib/eval/run_record.ts";
-import { summarize } from "../lib/eval/summary.ts";
-import { readTrajectories, TrajectoryWriter } from "../lib/eval/trajectory.ts";
+import { summarize } from "../lib/eval/records/summary.ts";
+import { readTrajectories, TrajectoryWriter } from "../lib/eval/records/trajectory.ts";
 import type { HarborEpisode } from "../lib/env/harbor_env.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 

@@ -1,7 +1,7 @@
 /** `examples/turns.json`, the README's example script, answers count-error-lines under the profiles it names. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { scriptPolicy } from "../lib/eval/policy.ts";
+import { scriptPolicy } from "../lib/policies/policy.ts";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
 import { parseScript } from "../lib/script/script.ts";
 import { dockerTest } from "./docker_helpers.ts";

@@ -24,7 +24,7 @@ async function withLocal(fn: (env: ExecEnv) => Promise<void>): Promise<void> {
 async function withSandbox(runtime: Runtime, fn: (env: ExecEnv) => Promise<void>): Promise<void> {
   const dir = await makeTask({ "environment/workdir/a.txt": "one\n" });
   try {
-    const box = await Sandbox.start(await loadTask(dir), new ImageStore(runtime), { prepareVerifier: false });
+    const box = await Sandbox.start(await loadTask(dir), new ImageStore(runtime));
     try {
       await fn(box);
     } finally {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { parse } from "smol-toml";
-import { checkTasks } from "../lib/eval/check.ts";
+import { checkTasks } from "../lib/harbor/check.ts";
 import { exportSteps } from "../lib/harbor/export_steps.ts";
 import { findTasks, loadTask } from "../lib/task/task.ts";
 import { dockerTest } from "./docker_helpers.ts";

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { checkTask, checkTasks } from "../lib/eval/check.ts";
+import { checkTask, checkTasks } from "../lib/harbor/check.ts";
 import { findTasks, loadTask } from "../lib/task/task.ts";
 import { resolveStepVerifierMode } from "../lib/task/verifier_mode.ts";
 import { TaskError } from "../lib/base/errors.ts";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { type CheckResult, checkTasks } from "../lib/eval/check.ts";
+import { type CheckResult, checkTasks } from "../lib/harbor/check.ts";
 import { harborRows } from "../lib/harbor/rows.ts";
 import { findTasks } from "../lib/task/task.ts";
 import type { VerifierMode } from "../lib/task/verifier_mode.ts";

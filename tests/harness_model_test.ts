@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { HarborEnv } from "../lib/env/harbor_env.ts";
-import { readTrajectories } from "../lib/eval/trajectory.ts";
+import { readTrajectories } from "../lib/eval/records/trajectory.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 import { GEMINI_LEGACY_SYSTEM_PROMPT } from "../profiles/gemini_cli/models.ts";
 import { dockerTest } from "./docker_helpers.ts";

@@ -1,5 +1,5 @@
 /**
- * The verifier's inputs cannot be named by the agent (`lib/runtime/input_guard.ts`), in every verifier mode on every
+ * The verifier's inputs cannot be named by the agent (`lib/verify/input_guard.ts`), in every verifier mode on every
  * runtime whose engine answers: one agent plants every kind of link into the answer key (absolute, relative, through
  * a folder link, through /proc, through a link outside the working directory), a FIFO and a device node where the
  * tests read, next to honest links (one inside the working directory, one to a system file). The tests say what each
@@ -8,12 +8,12 @@
 import assert from "node:assert/strict";
 import { ImageStore } from "../lib/runtime/images.ts";
 import type { Runtime } from "../lib/runtime/runtime.ts";
-import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
 import { inAgentState, type VerifierMode } from "../lib/task/verifier_mode.ts";
 import { verify } from "../lib/verify/verifier.ts";
 import { makeTask, removeTask } from "./docker_helpers.ts";
 import { runtimeTest } from "./runtime_helpers.ts";
+import { startBoxes } from "../lib/verify/episode_verifier.ts";
 
 /** The tests' output when every forgery held and the honest links work. */
 const HELD = "abs=held\nrel=held\nchain=held\nproc=held\ndirlink=held\nfifo=held\ndev=held\nhonest=42 host=ok\n";
@@ -63,13 +63,14 @@ async function guarded(runtime: Runtime, mode: VerifierMode): Promise<void> {
   const before = runtime.tracked().length;
   try {
     const task = await loadTask(dir);
-    const box = await Sandbox.start(task, new ImageStore(runtime), { verifierMode: mode });
+    const { box, verifier } = await startBoxes(task, new ImageStore(runtime), { verifierMode: mode });
     try {
-      await box.markAgentStart();
+      await box.agentPhase();
+      await verifier.agentStarts(box);
       for (const script of AGENT) assert.equal((await box.exec(script, { timeoutSec: 60 })).exitCode, 0, script);
       const made = await box.exec("[ -c dev.txt ] && echo yes || echo no", { timeoutSec: 30 });
       const device = new TextDecoder().decode(made.stdout).includes("yes");
-      const v = await verify(box, "done");
+      const v = await verify(box, "done", { verifier });
       assert.equal(v.testOutput, HELD, v.error);
       assert.equal(v.reward, 1, v.error);
       assert.equal(v.metrics.verifier_timeout, undefined);

@@ -23,13 +23,15 @@ export const LAYERS: [prefix: string, rank: number][] = [
   ["lib/conformance/", 4],
   ["lib/episode/", 4],
   ["lib/env/", 5],
-  ["lib/harbor/", 6],
-  ["lib/eval/", 6],
-  ["lib/export/", 7],
-  ["lib/audit/", 7],
-  ["cli/", 8],
-  ["main.ts", 10],
-  ["mod.ts", 9],
+  ["lib/policies/", 6],
+  ["lib/eval/records/", 7],
+  ["lib/report/", 8],
+  ["lib/export/", 8],
+  ["lib/eval/", 9],
+  ["lib/harbor/", 10],
+  ["cli/", 11],
+  ["mod.ts", 12],
+  ["main.ts", 13],
 ];
 
 /**

@@ -5,7 +5,7 @@
  * `RuntimeOptions.network`, so that "the network" is an interface a box has or lacks on any engine.
  */
 import assert from "node:assert/strict";
-import { checkTask } from "../lib/eval/check.ts";
+import { checkTask } from "../lib/harbor/check.ts";
 import type { VerifierMode } from "../lib/task/verifier_mode.ts";
 import { createRuntime } from "../lib/runtime/registry.ts";
 import type { Runtime } from "../lib/runtime/runtime.ts";

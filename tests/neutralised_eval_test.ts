@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { Summary } from "../lib/eval/summary.ts";
-import { latestById, readTrajectories, type Trajectory } from "../lib/eval/trajectory.ts";
+import type { Summary } from "../lib/eval/records/summary.ts";
+import { latestById, readTrajectories, type Trajectory } from "../lib/eval/records/trajectory.ts";
 import { Browser, ignoreBrowser } from "./browser.ts";
 import { engineTest } from "./docker_helpers.ts";
 import { pgsEval, ROOT } from "./eval_helpers.ts";

@@ -11,9 +11,7 @@ import { EXAMPLE_TASKS } from "./profile_helpers.ts";
 
 async function withBox(docker: import("../lib/runtime/docker/mod.ts").Docker, fn: (box: Sandbox) => Promise<void>) {
   // fix-word-count runs as an unprivileged user, which is what agents usually are.
-  const box = await Sandbox.start(await loadTask(join(EXAMPLE_TASKS, "fix-word-count")), new ImageStore(docker), {
-    prepareVerifier: false,
-  });
+  const box = await Sandbox.start(await loadTask(join(EXAMPLE_TASKS, "fix-word-count")), new ImageStore(docker));
   try {
     await fn(box);
   } finally {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { adoptRecording } from "../lib/conformance/adopt.ts";
 import { loadRecording } from "../lib/conformance/load_recording.ts";
 import { HarborEnv } from "../lib/env/harbor_env.ts";
-import { readTrajectories } from "../lib/eval/trajectory.ts";
+import { readTrajectories } from "../lib/eval/records/trajectory.ts";
 import { getProfile } from "../lib/harness/registry.ts";
 import { dateSlots, parseOverlay, readOverlay } from "../lib/harness/overlay.ts";
 import { registerBuiltins } from "../profiles/mod.ts";

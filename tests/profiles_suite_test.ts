@@ -18,7 +18,7 @@ import type { Docker } from "../lib/runtime/docker/mod.ts";
 import { engineTest, requireDocker } from "./docker_helpers.ts";
 import { call, EXAMPLE_TASKS, withEpisode, withLocalEpisode } from "./profile_helpers.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
-import { TRUNCATION_MARK } from "../lib/eval/report/viewer_script.ts";
+import { TRUNCATION_MARK } from "../lib/report/viewer_script.ts";
 
 registerBuiltins();
 

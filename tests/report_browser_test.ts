@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { reportHtml } from "../lib/eval/report/report_html.ts";
-import { summarize } from "../lib/eval/summary.ts";
+import { reportHtml } from "../lib/report/report_html.ts";
+import { summarize } from "../lib/eval/records/summary.ts";
 import { Browser, ignoreBrowser } from "./browser.ts";
 import { ciTest } from "./tier.ts";
 import { traj } from "./trajectory_fixture.ts";

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
-import { summarize } from "../lib/eval/summary.ts";
+import { summarize } from "../lib/eval/records/summary.ts";
 import { traj } from "./trajectory_fixture.ts";
-import { passAtK } from "../lib/eval/report/pass_at_k.ts";
-import { reportHtml } from "../lib/eval/report/report_html.ts";
-import { esc } from "../lib/eval/report/html.ts";
-import { nameColor } from "../lib/eval/report/svg.ts";
-import { curve, runStats, turnsBins } from "../lib/eval/report/run_stats.ts";
-import { packViewerData, UNPACK_SCRIPT, viewerData } from "../lib/eval/report/viewer_data.ts";
-import { viewerHtml } from "../lib/eval/report/viewer_html.ts";
-import { VIEWER_SCRIPT } from "../lib/eval/report/viewer_script.ts";
+import { passAtK } from "../lib/eval/records/pass_at_k.ts";
+import { reportHtml } from "../lib/report/report_html.ts";
+import { esc } from "../lib/report/html.ts";
+import { nameColor } from "../lib/report/svg.ts";
+import { curve, runStats, turnsBins } from "../lib/report/run_stats.ts";
+import { packViewerData, UNPACK_SCRIPT, viewerData } from "../lib/report/viewer_data.ts";
+import { viewerHtml } from "../lib/report/viewer_html.ts";
+import { VIEWER_SCRIPT } from "../lib/report/viewer_script.ts";
 
 Deno.test("pass@k: the unbiased estimator, against C(n-c,k)/C(n,k) by hand", () => {
   // n=5, c=2, k=2: 1 - C(3,2)/C(5,2) = 1 - 3/10.

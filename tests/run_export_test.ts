@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { Summary } from "../lib/eval/summary.ts";
-import { latestById, readTrajectories, type Trajectory } from "../lib/eval/trajectory.ts";
+import type { Summary } from "../lib/eval/records/summary.ts";
+import { latestById, readTrajectories, type Trajectory } from "../lib/eval/records/trajectory.ts";
 import { splitProfile } from "../lib/export/atif.ts";
 import type { AtifTrajectory } from "../lib/export/atif_types.ts";
 import { validateAtif } from "../lib/export/atif_validate.ts";

@@ -6,12 +6,12 @@
 import assert from "node:assert/strict";
 import { ImageStore } from "../lib/runtime/images.ts";
 import type { Runtime } from "../lib/runtime/runtime.ts";
-import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
 import type { VerifierMode } from "../lib/task/verifier_mode.ts";
 import { verify } from "../lib/verify/verifier.ts";
 import { makeTask, removeTask } from "./docker_helpers.ts";
 import { runtimeTest } from "./runtime_helpers.ts";
+import { startBoxes } from "../lib/verify/episode_verifier.ts";
 
 const TEST_SH = `#!/bin/bash
 a=$(cat /app/answer.txt 2>/dev/null || echo none)
@@ -54,11 +54,12 @@ async function episodeIn(runtime: Runtime, mode: VerifierMode): Promise<void> {
   const before = runtime.tracked().length;
   try {
     const task = await loadTask(dir);
-    const box = await Sandbox.start(task, new ImageStore(runtime), { verifierMode: mode });
+    const { box, verifier } = await startBoxes(task, new ImageStore(runtime), { verifierMode: mode });
     try {
-      await box.markAgentStart(); // as an episode does when the agent's turns begin
+      await box.agentPhase(); // as an episode does when the agent's turns begin
+      await verifier.agentStarts(box);
       for (const script of AGENT) assert.equal((await box.exec(script, { timeoutSec: 60 })).exitCode, 0);
-      const v = await verify(box, "done");
+      const v = await verify(box, "done", { verifier });
       assert.equal(v.mode, mode);
       assert.equal(v.testOutput, SEEN[mode]);
       assert.equal(v.error, undefined);
@@ -95,12 +96,15 @@ async function lateEntrypointService(runtime: Runtime): Promise<void> {
   });
   const before = runtime.tracked().length;
   try {
-    const box = await Sandbox.start(await loadTask(dir), new ImageStore(runtime), { verifierMode: "shared-clean" });
+    const { box, verifier } = await startBoxes(await loadTask(dir), new ImageStore(runtime), {
+      verifierMode: "shared-clean",
+    });
     try {
-      await box.markAgentStart();
+      await box.agentPhase();
+      await verifier.agentStarts(box);
       const agent = "setsid sh -c 'while :; do sleep 1; done # pgs-agent-bg' >/dev/null 2>&1 < /dev/null & sleep 2.5";
       assert.equal((await box.exec(agent, { timeoutSec: 60 })).exitCode, 0);
-      const v = await verify(box, "done");
+      const v = await verify(box, "done", { verifier });
       assert.equal(v.error, undefined);
       assert.equal(v.testOutput, "beating=1 agent=0\n");
       assert.ok(v.metrics.agent_processes_stopped >= 1, JSON.stringify(v.metrics));

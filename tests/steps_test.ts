@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { HarborEnv } from "../lib/env/harbor_env.ts";
-import { oraclePolicy } from "../lib/eval/policy.ts";
+import { oraclePolicy } from "../lib/policies/policy.ts";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
 import type { ToolCall } from "../lib/harness/types.ts";
 import { combineSteps, passesGate, type StepOutcome } from "../lib/verify/steps.ts";

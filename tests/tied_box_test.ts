@@ -7,12 +7,12 @@
 import assert from "node:assert/strict";
 import { BoxStartError, type Runtime } from "../lib/runtime/runtime.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
-import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
 import { verify } from "../lib/verify/verifier.ts";
 import { makeTask, removeTask, waitFor } from "./docker_helpers.ts";
 import { runtimeTest } from "./runtime_helpers.ts";
 import { BASE_IMAGE } from "./docker_helpers.ts";
+import { startBoxes } from "../lib/verify/episode_verifier.ts";
 
 const enc = new TextEncoder();
 const LIMITS = { cpus: 1, memoryMb: 256, pidsLimit: 64 };
@@ -127,10 +127,10 @@ async function isolatedEpisode(runtime: Runtime, dockerfile?: string): Promise<s
   const dir = await makeTask(files);
   try {
     const task = await loadTask(dir);
-    const box = await Sandbox.start(task, new ImageStore(runtime), { verifierMode: "isolated" });
+    const { box, verifier } = await startBoxes(task, new ImageStore(runtime), { verifierMode: "isolated" });
     try {
       assert.equal((await box.exec("echo 42 > answer.txt", { timeoutSec: 60 })).exitCode, 0);
-      const { result: v, calls } = await recordCalls(runtime, () => verify(box, "done"));
+      const { result: v, calls } = await recordCalls(runtime, () => verify(box, "done", { verifier }));
       assert.equal(v.error, undefined);
       assert.equal(v.testOutput, "answer=42 msg=done env=v1\n");
       assert.equal(v.reward, 1);
@@ -164,9 +164,9 @@ runtimeTest("a tied verifier that times out is killed, and scores the timeout", 
   try {
     const task = await loadTask(dir);
     const before = runtime.tracked().length;
-    const box = await Sandbox.start(task, new ImageStore(runtime), { verifierMode: "isolated" });
+    const { box, verifier } = await startBoxes(task, new ImageStore(runtime), { verifierMode: "isolated" });
     try {
-      const v = await verify(box, "done");
+      const v = await verify(box, "done", { verifier });
       assert.equal(v.reward, 0);
       assert.equal(v.metrics.verifier_timeout, 1);
       assert.match(v.error ?? "", /timed out after 2 s/);
@@ -193,7 +193,7 @@ async function execsToStart(runtime: Runtime, dockerfile?: string): Promise<{ ex
     const store = new ImageStore(runtime);
     await store.resolve(task); // built before the calls are counted
     const { result, calls } = await recordCalls(runtime, async () => {
-      const box = await Sandbox.start(task, store, { verifierMode: "shared" });
+      const { box } = await startBoxes(task, store, { verifierMode: "shared" });
       try {
         assert.equal((await box.exec("echo hi", { timeoutSec: 30 })).exitCode, 0);
         // A command past its timeout is killed, whoever the killer is.

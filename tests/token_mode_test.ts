@@ -8,10 +8,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runEpisodes } from "../lib/eval/run_episodes.ts";
-import { stopTurn } from "../lib/eval/policy.ts";
-import { type TokenApi, tokenPolicy } from "../lib/eval/token_policy.ts";
-import { endpointPolicy } from "../lib/eval/endpoint_policy.ts";
-import type { Trajectory } from "../lib/eval/trajectory.ts";
+import { stopTurn } from "../lib/policies/policy.ts";
+import { type TokenApi, tokenPolicy } from "../lib/policies/token_policy.ts";
+import { endpointPolicy } from "../lib/policies/endpoint_policy.ts";
+import type { Trajectory } from "../lib/eval/records/trajectory.ts";
 import { getProfile } from "../lib/harness/registry.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 import type { Turn } from "../lib/script/script.ts";

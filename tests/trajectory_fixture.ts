@@ -1,5 +1,5 @@
 /** A trajectory record for unit tests: a passing two-turn pi episode, with `p` laid over it. */
-import { type Trajectory, TRAJECTORY_FORMAT } from "../lib/eval/trajectory.ts";
+import { type Trajectory, TRAJECTORY_FORMAT } from "../lib/eval/records/trajectory.ts";
 
 /** A record of row `row_id`, sample `sample`; everything else defaults to a passing pi episode. */
 export function traj(p: Partial<Trajectory> & { row_id: string; sample: number }): Trajectory {

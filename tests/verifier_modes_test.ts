@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { text } from "../lib/runtime/channel.ts";
 import type { Docker } from "../lib/runtime/docker/mod.ts";
-import { checkTask } from "../lib/eval/check.ts";
+import { checkTask } from "../lib/harbor/check.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
@@ -24,6 +24,7 @@ import {
   uniqueName,
 } from "./docker_helpers.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
+import { startBoxes } from "../lib/verify/episode_verifier.ts";
 
 registerBuiltins();
 
@@ -36,11 +37,11 @@ async function episodeIn(
   finalMessage = "",
 ): Promise<VerifyResult & { box: Sandbox }> {
   const task = await loadTask(dir);
-  const box = await Sandbox.start(task, new ImageStore(docker), { verifierMode: mode });
+  const { box, verifier } = await startBoxes(task, new ImageStore(docker), { verifierMode: mode });
   try {
     // A script that kills the container ends its own command; what it left is still judged.
     for (const script of agent) await box.exec(script, { timeoutSec: 60 }).catch(() => {});
-    return { ...await verify(box, finalMessage), box };
+    return { ...await verify(box, finalMessage, { verifier }), box };
   } finally {
     await box.remove();
     assert.deepEqual(await containersWith(docker, `pgs.task=${task.name}`), []);
@@ -70,7 +71,6 @@ echo 1 > /logs/verifier/reward.txt
     await withTask(files, async (dir) => {
       const v = await episodeIn(docker, dir, undefined, ["echo kept > /tmp/state"], "the answer");
       assert.equal(v.mode, "shared");
-      assert.equal(v.box.verifierMode, "shared");
       assert.equal(v.reward, 1, v.error);
       assert.equal(v.testOutput, "cwd=/app user=root who=verifier tmp=kept msg=the answer\n");
     });
@@ -259,9 +259,9 @@ dockerTest(
     };
     await withTask(files, async (dir) => {
       const task = await loadTask(dir);
-      const box = await Sandbox.start(task, new ImageStore(docker));
+      const { box, verifier } = await startBoxes(task, new ImageStore(docker));
       try {
-        assert.equal(box.verifierMode, "isolated", "environment/workdir/ is pgs's own layout");
+        assert.equal(verifier.mode, "isolated", "environment/workdir/ is pgs's own layout");
         const r = await box.exec(
           "id -un; stat -c %U /logs/agent /logs/artifacts /workdir /workdir/f.txt; touch /logs/agent/ok",
         );
@@ -277,7 +277,7 @@ dockerTest(
 dockerTest("workdir: the image's WORKDIR is the working directory when task.toml names none", async (docker) => {
   await harborFixtureImages(docker);
   const task = await loadTask(path.join(HARBOR_FIXTURES, "inherited-workdir"));
-  const box = await Sandbox.start(task, new ImageStore(docker), { prepareVerifier: false });
+  const box = await Sandbox.start(task, new ImageStore(docker));
   try {
     assert.equal(box.workdir, "/srv/project");
     const r = await box.exec("pwd; cat numbers.txt | wc -l; stat -c %a /logs/agent /logs/artifacts /logs/verifier");

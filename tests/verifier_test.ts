@@ -3,11 +3,12 @@ import assert from "node:assert/strict";
 import { text } from "../lib/runtime/channel.ts";
 import type { Docker } from "../lib/runtime/docker/mod.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
-import { Sandbox } from "../lib/runtime/sandbox.ts";
+import type { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
 import { verify, type VerifyOptions, type VerifyResult } from "../lib/verify/verifier.ts";
 import type { VerifierMode } from "../lib/task/verifier_mode.ts";
 import { BASE_IMAGE, containersWith, dockerTest, makeTask, removeTask, waitFor } from "./docker_helpers.ts";
+import { startBoxes } from "../lib/verify/episode_verifier.ts";
 
 /** A test.sh prelude. */
 const SH = "#!/bin/bash\nmkdir -p /logs/verifier\n";
@@ -27,11 +28,11 @@ async function episode(
   const dir = await makeTask(files);
   try {
     const task = await loadTask(dir);
-    const box = await Sandbox.start(task, new ImageStore(docker), { verifierMode: mode });
+    const { box, verifier } = await startBoxes(task, new ImageStore(docker), { verifierMode: mode });
     let result: VerifyResult;
     try {
       await agent(box);
-      result = await verify(box, finalMessage, opts);
+      result = await verify(box, finalMessage, { ...opts, verifier });
     } finally {
       await box.remove();
     }

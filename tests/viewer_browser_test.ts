@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { latestById, readTrajectories, type Trajectory } from "../lib/eval/trajectory.ts";
+import { latestById, readTrajectories, type Trajectory } from "../lib/eval/records/trajectory.ts";
 import { Browser, countText, ignoreBrowser, shot, shots } from "./browser.ts";
 import { dockerAvailable, engineTest } from "./docker_helpers.ts";
 import { pgs, pgsEval, ROOT, stubEval } from "./eval_helpers.ts";

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { serveView } from "../lib/eval/report/view_server.ts";
-import type { Trajectory } from "../lib/eval/trajectory.ts";
+import { serveView } from "../lib/report/view_server.ts";
+import type { Trajectory } from "../lib/eval/records/trajectory.ts";
 import { Browser, countText, ignoreBrowser, shot, shots } from "./browser.ts";
 import { pgs } from "./eval_helpers.ts";
 import { ciTest } from "./tier.ts";

@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { compareViewerData, profileSlots } from "../lib/eval/report/viewer_compare.ts";
-import { packViewerData, UNPACK_SCRIPT, viewerData, viewerEpisode } from "../lib/eval/report/viewer_data.ts";
-import { episodeTokens, exitReason, shownMetrics, testsRan, verifierNote } from "../lib/eval/report/viewer_facts.ts";
+import { compareViewerData, profileSlots } from "../lib/report/viewer_compare.ts";
+import { packViewerData, UNPACK_SCRIPT, viewerData, viewerEpisode } from "../lib/report/viewer_data.ts";
+import { episodeTokens, exitReason, shownMetrics, testsRan, verifierNote } from "../lib/report/viewer_facts.ts";
 import { getProfile } from "../lib/harness/registry.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 import { traj } from "./trajectory_fixture.ts";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { tarArchive, type TarEntry } from "../lib/base/tar.ts";
 import { readTar } from "../lib/base/tar_read.ts";
 import { diffTrees, readTree, type Tree, type TreeEntry, WORKDIR_MAX_FILES } from "../lib/eval/workdir_diff.ts";
-import { readTrajectories } from "../lib/eval/trajectory.ts";
+import { readTrajectories } from "../lib/eval/records/trajectory.ts";
 import type { Box } from "../lib/runtime/runtime.ts";
 import { dockerTest, makeTask, removeTask } from "./docker_helpers.ts";
 import { pgsEval } from "./eval_helpers.ts";

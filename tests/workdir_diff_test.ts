@@ -21,7 +21,7 @@ import type { Box } from "../lib/runtime/runtime.ts";
 import { loadTask } from "../lib/task/task.ts";
 import { dockerTest } from "./docker_helpers.ts";
 import { pgsEval } from "./eval_helpers.ts";
-import { readTrajectories, type Trajectory } from "../lib/eval/trajectory.ts";
+import { readTrajectories, type Trajectory } from "../lib/eval/records/trajectory.ts";
 import { EXAMPLE_TASKS } from "./profile_helpers.ts";
 
 const enc = new TextEncoder();
@@ -244,7 +244,7 @@ dockerTest(
         return { code: r.exitCode, out: new TextDecoder().decode(r.stdout) };
       };
       const seen = (await run(look)).out;
-      const rec = recordWorkdir(box);
+      const rec = recordWorkdir(box, "isolated");
       await rec.ready;
       assert.equal((await run(look)).out, seen, "the start copy left nothing in the container");
       const r = await run(

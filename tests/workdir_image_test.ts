@@ -8,6 +8,7 @@ import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask, type Task } from "../lib/task/task.ts";
 import { staticOwner } from "../lib/runtime/workdir_image.ts";
 import { dockerTest, inspect, makeTask, removeTask } from "./docker_helpers.ts";
+import { startBoxes } from "../lib/verify/episode_verifier.ts";
 
 /** A Docker client that counts `docker commit` calls. */
 class CountingDocker extends Docker {
@@ -83,9 +84,9 @@ for (const user of ["", "1234:1234"]) {
         made.add(changed.image);
         assert.equal(docker.commits, 2);
         // The verifier's clean container runs the task image, which has no workdir of its own.
-        const box = await Sandbox.start(task, store);
+        const { box, verifier } = await startBoxes(task, store);
         try {
-          const vbox = (await box.takeVerifier()!).box;
+          const vbox = (await verifier.take()!).box;
           const vid = vbox.id;
           assert.match((await inspect(docker, vid)).Config.Image, /^pgs-env:/);
           const r = await docker.call(["exec", vid, "ls", "/srv/app"]);

@@ -1,17 +1,26 @@
 /**
  * `pgs harness adopt`: a recording made with `pgs harness capture` (any of the four wire APIs) becomes an overlay
  * (`lib/harness/overlay.ts`) holding what that harness sent in its first request: every system, developer and user
- * part in order with the instruction's place marked, every tool exactly, and its generation settings. What changes
+ * part in order with the instruction's place marked, every tool it sent, and its generation settings. What changes
  * per task becomes a slot: the working directory, HOME, the date in each format the harness wrote it, the harness's
  * install folder, and any per-task value the profile itself computes (`values`, e.g. a directory tree), found by
- * its text.
+ * its text. Function tools are carried exactly; a tool of another kind (a Responses namespace, a hosted tool such as
+ * `web_search`) is mapped to functions a chat-completions model can be shown (`adopt_tools.ts`), and the overlay's
+ * `tool_mapping` says how, one entry per such tool.
  */
 import { dirname } from "node:path";
 import { dateSlots, type Overlay, OVERLAY_FORMAT, unavailableRule } from "../harness/overlay.ts";
 import type { HarnessProfile, PreludeMessage } from "../harness/types.ts";
+import { adoptTools, type ToolMapping } from "./adopt_tools.ts";
 import type { Recording } from "./load_recording.ts";
 import { harnessSettings } from "./settings.ts";
 import { wireApiOf } from "./wire_to_chat.ts";
+
+/** An adopted overlay: an `Overlay`, with how each recorded tool that was no plain function was mapped. */
+export interface AdoptedOverlay extends Overlay {
+  /** One entry per namespace, hosted or freeform tool the harness sent (absent when it sent functions only). */
+  tool_mapping?: ToolMapping[];
+}
 
 /** What adopt needs besides the recording. */
 export interface AdoptOptions {
@@ -48,7 +57,7 @@ export function installFolder(bin: string): string | undefined {
 }
 
 /** Adopts the recording's first request for `profile`. Throws naming what is missing. */
-export function adoptRecording(rec: Recording, profile: HarnessProfile, opts: AdoptOptions = {}): Overlay {
+export function adoptRecording(rec: Recording, profile: HarnessProfile, opts: AdoptOptions = {}): AdoptedOverlay {
   const first = rec.requests[0];
   if (!first) throw new Error(`${rec.dir}: the recording holds no request with tools`);
   const wire = first.wire ? wireApiOf(first.wire) ?? "chat" : "chat";
@@ -117,10 +126,12 @@ export function adoptRecording(rec: Recording, profile: HarnessProfile, opts: Ad
     };
     return { role: m.role, content: typeof m.content === "string" ? one(m.content, 0) : m.content.map(one) };
   });
-  const tools = (first.tools ?? []).map((t, i) =>
-    JSON.parse(JSON.stringify(t), (_k, v) => typeof v === "string" ? slotted(v, `tool ${i}`) : v)
-  );
-  const used = new Set(JSON.stringify([out, tools]).match(/\{[a-z_]+\}/g) ?? []);
+  const adopted = first.wire ? adoptTools(first.wire, wire) : { tools: first.tools ?? [], mapped: [] };
+  const slottedAll = <T>(v: T, where: string): T =>
+    JSON.parse(JSON.stringify(v), (_k, x) => typeof x === "string" ? slotted(x, where) : x);
+  const tools = adopted.tools.map((t, i) => slottedAll(t, `tool ${i}`));
+  const mapping = adopted.mapped.map((m, i) => slottedAll(m, `tool_mapping ${i}`));
+  const used = new Set(JSON.stringify([out, tools, mapping]).match(/\{[a-z_]+\}/g) ?? []);
   const generation = harnessSettings(first);
   const own = new Set(profile.tools.map((t) => t.schema.function.name));
   return {
@@ -131,6 +142,7 @@ export function adoptRecording(rec: Recording, profile: HarnessProfile, opts: Ad
     messages: out,
     instruction_at: at,
     tools,
+    ...(mapping.length ? { tool_mapping: mapping } : {}),
     ...(Object.keys(generation).length ? { generation } : {}),
     slots: Object.fromEntries(Object.entries(slots).filter(([k]) => used.has(`{${k}}`))),
     ...(used.has("{harness_install}") && install

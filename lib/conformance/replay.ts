@@ -105,7 +105,7 @@ export async function replayOnTask(
   recorded?: RecordedRequest[],
 ): Promise<ReplayResult> {
   const task = await loadTask(taskDir);
-  const box = await Sandbox.start(task, new ImageStore(runtime), { prepareVerifier: false });
+  const box = await Sandbox.start(task, new ImageStore(runtime));
   try {
     const ep = new ProfileEpisode(profile, box);
     await ep.begin(task.instruction);

@@ -34,7 +34,8 @@ function textOf(content: unknown): string | TextPart[] {
   }));
 }
 
-function fnTool(name: unknown, description: unknown, parameters: unknown, strict?: unknown): ToolSchema {
+/** A function tool in chat form: a missing description becomes "", missing parameters `{}`. */
+export function fnTool(name: unknown, description: unknown, parameters: unknown, strict?: unknown): ToolSchema {
   const f: ToolSchema["function"] = {
     name: str(name),
     description: str(description),

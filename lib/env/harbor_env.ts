@@ -13,8 +13,8 @@ import type { ChatMessage } from "../harness/types.ts";
 import { ImageStore } from "../runtime/images.ts";
 import { createRuntime } from "../runtime/registry.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { Sandbox, type SandboxOptions } from "../runtime/sandbox.ts";
-import { WarmPool } from "../runtime/warm_pool.ts";
+import { startBoxes } from "../verify/episode_verifier.ts";
+import { type StartOptions, WarmPool } from "./warm_pool.ts";
 import { loadTask } from "../task/task.ts";
 import type { VerifierMode } from "../task/verifier_mode.ts";
 import { type EpisodeOwner, type HarborEpisode, startEpisode } from "../episode/mod.ts";
@@ -131,7 +131,7 @@ export class HarborEnv implements EpisodeOwner {
     return this.pool.countFor(await loadTask(row.task_dir), this.#startOptions);
   }
 
-  get #startOptions(): SandboxOptions {
+  get #startOptions(): StartOptions {
     return { workdir: this.opts.workdir, verifierMode: this.opts.verifierMode, storageMb: this.opts.storageMb };
   }
 
@@ -163,12 +163,13 @@ export class HarborEnv implements EpisodeOwner {
     const t0 = performance.now();
     const task = await loadTask(row.task_dir);
     // A warm box of the task, even one still starting; else a box of its own (taking back a fill still queued).
-    const box = await this.pool.acquire(task, this.#startOptions) ??
-      await Sandbox.start(task, this.store, this.#startOptions);
+    const { box, verifier } = await this.pool.acquire(task, this.#startOptions) ??
+      await startBoxes(task, this.store, this.#startOptions);
     const episode = await startEpisode({
       owner: this,
       task,
       box,
+      verifier,
       profile,
       profileKey: key,
       harnessProfile: full,

@@ -8,11 +8,12 @@ import type { EpisodeState, ExitStatus } from "../harness/episode_state.ts";
 import type { AssistantTurn, ProfileEpisode, StepResult } from "../harness/episode.ts";
 import type { ChatMessage, ToolSchema } from "../harness/types.ts";
 import type { Sandbox } from "../runtime/sandbox.ts";
+import type { EpisodeVerifier } from "../verify/episode_verifier.ts";
 import type { Task } from "../task/task.ts";
 import type { VerifierMode } from "../task/verifier_mode.ts";
 import { combineSteps, passesGate, startStep, type StepOutcome } from "../verify/steps.ts";
 import { verify, type VerifyResult } from "../verify/verifier.ts";
-import type { Neutralised } from "../runtime/input_guard.ts";
+import type { Neutralised } from "../verify/input_guard.ts";
 import { InfraError } from "../base/errors.ts";
 
 /** Who opens episodes (`HarborEnv`): what scoring needs from it, and the notice of a close. */
@@ -82,6 +83,8 @@ export class HarborEpisode {
     readonly env: EpisodeOwner,
     readonly task: Task,
     readonly box: Sandbox,
+    /** The verifier's side of the episode: its mode, the box made ahead, the agent's process table. */
+    readonly verifier: EpisodeVerifier,
     readonly episode: ProfileEpisode,
     /** The weights key that was drawn. */
     readonly profileKey: string,
@@ -178,7 +181,11 @@ export class HarborEpisode {
   async #endStep(r: StepResult): Promise<StepResult> {
     const steps = this.task.steps!;
     const step = steps[this.#step];
-    const v = await verify(this.box, this.episode.answer(), { rewardKey: this.env.rewardKey, step });
+    const v = await verify(this.box, this.episode.answer(), {
+      rewardKey: this.env.rewardKey,
+      step,
+      verifier: this.verifier,
+    });
     this.#outcomes.push({ name: step.config.name, result: v });
     const dead = r.exitStatus === "container_dead";
     // A step whose tests gave no reward ends the task there, as Harbor's `_should_stop_after_step` does.
@@ -190,7 +197,8 @@ export class HarborEpisode {
     try {
       await this.box.betweenPhases();
       await startStep(this.box, next);
-      await this.box.markAgentStart(next);
+      await this.box.agentPhase(next);
+      await this.verifier.agentStarts(this.box);
     } catch (e) {
       if (!(e instanceof InfraError) || (e.stage !== "setup" && e.stage !== "healthcheck")) throw e;
       this.#stepsOver = true;
@@ -239,7 +247,7 @@ export class HarborEpisode {
       const answer = this.episode.answer();
       const v = this.task.steps
         ? await this.#scoreSteps(answer)
-        : await verify(this.box, answer, { rewardKey: this.env.rewardKey, final: true });
+        : await verify(this.box, answer, { rewardKey: this.env.rewardKey, final: true, verifier: this.verifier });
       const metrics: Record<string, number> = {};
       for (const [k, x] of Object.entries(v.metrics)) metrics[`metric/${k}`] = x;
       // The mix's one-hot, only for a mix the caller gave: the default profile of an env without one is no mix, and
@@ -276,7 +284,7 @@ export class HarborEpisode {
       const step = this.task.steps![this.#step];
       this.#outcomes.push({
         name: step.config.name,
-        result: await verify(this.box, answer, { rewardKey: key, step, final: true }),
+        result: await verify(this.box, answer, { rewardKey: key, step, final: true, verifier: this.verifier }),
       });
       this.#stepsOver = true;
     }
@@ -288,7 +296,7 @@ export class HarborEpisode {
     if (count) combined.metrics = { ...combined.metrics, inputs_neutralised: count };
     return {
       ...combined,
-      mode: this.box.verifierMode,
+      mode: this.verifier.mode,
       testOutput,
       ...(neutralised.length ? { neutralised } : {}),
     };

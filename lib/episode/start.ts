@@ -8,6 +8,7 @@ import { ProfileEpisode } from "../harness/episode.ts";
 import type { ChatMessage, HarnessProfile } from "../harness/types.ts";
 import { DeadlineExecEnv } from "../runtime/deadline_env.ts";
 import type { Sandbox } from "../runtime/sandbox.ts";
+import type { EpisodeVerifier } from "../verify/episode_verifier.ts";
 import type { Task } from "../task/task.ts";
 import { startStep } from "../verify/steps.ts";
 import { type EpisodeOwner, HarborEpisode } from "./harbor_episode.ts";
@@ -20,6 +21,8 @@ export interface EpisodeStart {
   task: Task;
   /** Its box, started (the episode owns it from here: removed on failure). */
   box: Sandbox;
+  /** Its verifier, planned with the box (`startBoxes`). */
+  verifier: EpisodeVerifier;
   /** The profile the episode runs under. */
   profile: HarnessProfile;
   /** The weights key that was drawn. */
@@ -46,7 +49,8 @@ export async function startEpisode(s: EpisodeStart): Promise<HarborEpisode> {
     // A multi-step task starts its first step (its files, its setup.sh) before the first prompt.
     if (task.steps) await startStep(box, task.steps[0]);
     // From here on, what starts is the agent's (the profile's first commands included).
-    await box.markAgentStart(task.steps?.[0]);
+    await box.agentPhase(task.steps?.[0]);
+    await s.verifier.agentStarts(box);
     // A multi-step task's steps have a budget each (Harbor's per-step `wait_for`): the first step's starts now.
     const timeoutSec = task.steps ? task.steps[0].config.agent.timeoutSec : task.config.agent.timeoutSec;
     // The agent clock starts with the first prompt (rendering it may run commands of its own).
@@ -65,6 +69,7 @@ export async function startEpisode(s: EpisodeStart): Promise<HarborEpisode> {
       s.owner,
       task,
       box,
+      s.verifier,
       ep,
       s.profileKey,
       s.harnessProfile,

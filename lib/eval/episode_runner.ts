@@ -6,10 +6,16 @@
 import { createHash } from "node:crypto";
 import type { EnvRow, HarborEnv, HarborEpisode } from "../env/harbor_env.ts";
 import { resolveProfileName } from "../harness/registry.ts";
-import type { Policy, PolicyTurn, TurnTokens } from "./policy.ts";
-import { PolicyError } from "./policy.ts";
+import type { Policy, PolicyTurn, TurnTokens } from "../policies/policy.ts";
+import { PolicyError } from "../policies/policy.ts";
 import { EngineDownError, InfraError } from "../base/errors.ts";
-import { type ExitStatus, type RolloutDetail, type Trajectory, TRAJECTORY_FORMAT, trajectoryId } from "./trajectory.ts";
+import {
+  type ExitStatus,
+  type RolloutDetail,
+  type Trajectory,
+  TRAJECTORY_FORMAT,
+  trajectoryId,
+} from "./records/trajectory.ts";
 import { recordWorkdir } from "./workdir_diff.ts";
 import { loadTask } from "../task/task.ts";
 
@@ -136,7 +142,7 @@ export async function runEpisode(env: HarborEnv, job: EpisodeJob, opts: EpisodeR
   if (dialect.overlay) base.overlay = dialect.overlay;
   base.chat_template_kwargs = ep.chatTemplateKwargs;
   // The working directory's start state is read in the background, while the policy answers the first turn.
-  const workdir = opts.workdirDiff ? recordWorkdir(ep.box) : undefined;
+  const workdir = opts.workdirDiff ? recordWorkdir(ep.box, ep.verifier.mode) : undefined;
 
   const tokens: (TurnTokens | undefined)[] = [];
   const drift: number[] = [];
@@ -296,7 +302,7 @@ function episodeFields(ep: HarborEpisode): Partial<Trajectory> {
   const c = ep.episode.counters;
   return {
     messages: ep.episode.messages,
-    verifier_mode: ep.box.verifierMode,
+    verifier_mode: ep.verifier.mode,
     agent_timeout_sec: ep.state.limits.timeoutSec,
     turns: c.turns,
     counters: { tool_calls: c.toolCalls, format_errors: c.formatErrors, unknown_tools: c.unknownTools },

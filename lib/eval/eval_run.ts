@@ -12,25 +12,25 @@ import { EngineDownError, InfraError, UsageError } from "../base/errors.ts";
 import { loadProfilesModule } from "../harness/load_module.ts";
 import { resolveProfileName } from "../harness/registry.ts";
 import { type EvalConfig, isRecord, policyLabel } from "./config.ts";
-import { endpointPolicy, normalizeBaseUrl } from "./endpoint_policy.ts";
-import { checkEndpoint } from "./endpoint_check.ts";
-import { tokenPolicy } from "./token_policy.ts";
+import { endpointPolicy, normalizeBaseUrl } from "../policies/endpoint_policy.ts";
+import { checkEndpoint } from "../policies/endpoint_check.ts";
+import { tokenPolicy } from "../policies/token_policy.ts";
 import { loadTokenModel } from "../tokens/model.ts";
 import { reasoningParser, toolParser } from "../tokens/parsers/registry.ts";
 import { loadRows } from "./load_rows.ts";
 import { loadTask } from "../task/task.ts";
 import { taskSetNotes } from "../task/task_set_notes.ts";
-import { oraclePolicy, type Policy, scriptPolicy } from "./policy.ts";
+import { oraclePolicy, type Policy, scriptPolicy } from "../policies/policy.ts";
 import { Progress } from "./progress.ts";
-import { reportHtml } from "./report/report_html.ts";
-import { viewerData } from "./report/viewer_data.ts";
-import { viewerHtml } from "./report/viewer_html.ts";
+import { reportHtml } from "../report/report_html.ts";
+import { viewerData } from "../report/viewer_data.ts";
+import { viewerHtml } from "../report/viewer_html.ts";
 import { crossRows, rowIds, runEpisodes } from "./run_episodes.ts";
 import { gitRevision, PGS_VERSION, RUN_FORMAT, type RunRecord } from "./run_record.ts";
-import { readRunInfo, runHeader, runTitle } from "./run_dir.ts";
-import { summarize, type Summary } from "./summary.ts";
-import { latestById, readTrajectories, type Trajectory, trajectoryId, TrajectoryWriter } from "./trajectory.ts";
-import { checkScript, profilesDrawn, readScriptFile } from "./script_check.ts";
+import { readRunInfo, runHeader, runTitle } from "./records/run_dir.ts";
+import { summarize, type Summary } from "./records/summary.ts";
+import { latestById, readTrajectories, type Trajectory, trajectoryId, TrajectoryWriter } from "./records/trajectory.ts";
+import { checkScript, profilesDrawn, readScriptFile } from "../policies/script_check.ts";
 
 /**
  * The settings that change what an episode is, as run.json records them (null when unset); a folder holding other

@@ -2,8 +2,8 @@
  * Eval progress on stderr: a bar redrawn in place on a terminal (done/total, pass rate so far, episodes per minute,
  * errors), one line per finished episode otherwise.
  */
-import { DEFAULT_PASS_THRESHOLD } from "./summary.ts";
-import type { Trajectory } from "./trajectory.ts";
+import { DEFAULT_PASS_THRESHOLD } from "./records/summary.ts";
+import type { Trajectory } from "./records/trajectory.ts";
 
 /** Progress reporting for a run of `total` episodes (`already` of them done by an earlier run). */
 export class Progress {

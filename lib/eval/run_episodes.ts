@@ -8,11 +8,11 @@ import { EngineDownError } from "../base/errors.ts";
 import { type EnvRow, HarborEnv, type HarborEnvOptions } from "../env/harbor_env.ts";
 import { createRuntime } from "../runtime/registry.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { type EndpointOptions, endpointPolicy } from "./endpoint_policy.ts";
+import { type EndpointOptions, endpointPolicy } from "../policies/endpoint_policy.ts";
 import { EpisodeAborted, type EpisodeJob, rowId, runEpisode } from "./episode_runner.ts";
-import { functionPolicy, type Policy, type PolicyFn } from "./policy.ts";
+import { functionPolicy, type Policy, type PolicyFn } from "../policies/policy.ts";
 import { Semaphore } from "../base/semaphore.ts";
-import { type Trajectory, trajectoryId } from "./trajectory.ts";
+import { type Trajectory, trajectoryId } from "./records/trajectory.ts";
 
 /** Samples per row, unless the run says otherwise. */
 export const DEFAULT_K = 1;

@@ -7,8 +7,8 @@
  */
 import { structuredPatch } from "npm:diff@9.0.0";
 import type { Sandbox } from "../runtime/sandbox.ts";
-import { inAgentState } from "../task/verifier_mode.ts";
-import type { WorkdirCut, WorkdirDiff, WorkdirFileChange } from "./trajectory.ts";
+import { inAgentState, type VerifierMode } from "../task/verifier_mode.ts";
+import type { WorkdirCut, WorkdirDiff, WorkdirFileChange } from "./records/trajectory.ts";
 import { inGit, readTree, type Tree, type TreeEntry } from "./workdir_tree.ts";
 
 export {
@@ -196,8 +196,9 @@ export interface WorkdirRecording {
 /**
  * Starts recording `box`'s working directory: its start state is read now, in the background (the container's
  * removal waits for the copy). Call right after the episode started, and wait for `ready` before its first step.
+ * `mode`: where the episode's tests run (in the agent's state, the end state is read before they change it).
  */
-export function recordWorkdir(box: Sandbox): WorkdirRecording {
+export function recordWorkdir(box: Sandbox, mode: VerifierMode): WorkdirRecording {
   const start = readTree(box.box, box.workdir);
   box.background(start);
   return {
@@ -211,7 +212,7 @@ export function recordWorkdir(box: Sandbox): WorkdirRecording {
         }
         return diffTrees(a, b);
       }, (e) => ({ patch: "", files: [], note: `not recorded: ${(e as Error).message}` }));
-      if (inAgentState(box.verifierMode)) await finish.catch(() => {});
+      if (inAgentState(mode)) await finish.catch(() => {});
       return { diff };
     },
   };

@@ -16,7 +16,7 @@
  *   `extra` holds the episode's facts (its ids, task, exit status, answer, the verifier's output, errors, times).
  */
 import { join } from "node:path";
-import type { Trajectory } from "../eval/trajectory.ts";
+import type { Trajectory } from "../eval/records/trajectory.ts";
 import { getProfile } from "../harness/registry.ts";
 import { protocolDef } from "../harness/protocols/registry.ts";
 import type { ChatMessage, Protocol, TextPart } from "../harness/types.ts";
@@ -30,7 +30,7 @@ import {
   type AtifTrajectory,
 } from "./atif_types.ts";
 import { validateAtif } from "./atif_validate.ts";
-import { readRunTrajectories } from "../eval/run_dir.ts";
+import { readRunTrajectories } from "../eval/records/run_dir.ts";
 import { writeWhole } from "./run_dir.ts";
 
 /** How `toAtif` reads an episode. */

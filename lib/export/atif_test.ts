@@ -1,7 +1,7 @@
 /** The ATIF mapping of trajectory records (native and text protocols, token ids, odd ids) and the atomic export. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Trajectory, TRAJECTORY_FORMAT } from "../eval/trajectory.ts";
+import { type Trajectory, TRAJECTORY_FORMAT } from "../eval/records/trajectory.ts";
 import type { ChatMessage, Protocol } from "../harness/types.ts";
 import { atifDirNames, exportAtif, splitProfile, toAtif } from "./atif.ts";
 import { validateAtif } from "./atif_validate.ts";

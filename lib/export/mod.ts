@@ -6,7 +6,7 @@
 export { atifDirNames, type AtifExport, type AtifOptions, exportAtif, splitProfile, toAtif } from "./atif.ts";
 export * from "./atif_types.ts";
 export { validateAtif } from "./atif_validate.ts";
-export { readRunTrajectories } from "../eval/run_dir.ts";
+export { readRunTrajectories } from "../eval/records/run_dir.ts";
 export {
   DEFAULT_MIN_REWARD,
   exportSft,

@@ -5,9 +5,9 @@
  * result and error), ending with the policy's final assistant turn; `tools` are the schemas every request carried
  * (none under a text protocol). Infrastructure errors have no reward and never pass.
  */
-import type { Trajectory } from "../eval/trajectory.ts";
+import type { Trajectory } from "../eval/records/trajectory.ts";
 import type { ChatMessage, ToolSchema } from "../harness/types.ts";
-import { readRunTrajectories } from "../eval/run_dir.ts";
+import { readRunTrajectories } from "../eval/records/run_dir.ts";
 import { writeWhole } from "./run_dir.ts";
 
 /** One SFT row. */

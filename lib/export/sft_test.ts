@@ -1,7 +1,7 @@
 /** SFT rows: which episodes pass, where a row ends, and the whole-file write. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type Trajectory, TRAJECTORY_FORMAT } from "../eval/trajectory.ts";
+import { type Trajectory, TRAJECTORY_FORMAT } from "../eval/records/trajectory.ts";
 import type { ChatMessage } from "../harness/types.ts";
 import { exportSft, passes, sftRow, sftRows } from "./sft.ts";
 import { partialPath } from "./run_dir.ts";

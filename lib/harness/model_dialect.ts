@@ -5,67 +5,9 @@
  * regexes, exact names, and, or, not) and a change (`DialectChange`: the system text, tool descriptions and schemas,
  * tools added or removed, generation settings), each citing where it was read.
  */
-import type { HarnessProfile, ToolSpec } from "./types.ts";
+import type { DialectChange, HarnessProfile, ModelDialects, ModelMatch, ModelRule, ToolSpec } from "./types.ts";
 
-/** A test on a model name, as data. */
-export type ModelMatch =
-  | { regex: string; flags?: string }
-  | { names: string[] }
-  | { not: ModelMatch }
-  | { all: ModelMatch[] }
-  | { any: ModelMatch[] };
-
-/** What a rule changes in the dialect. Absent fields change nothing. */
-export interface DialectChange {
-  /** The system text instead of the profile's. */
-  system?: string;
-  /** Tool name → its description instead of the profile's. */
-  descriptions?: Record<string, string>;
-  /** Tool name → its parameter schema instead of the profile's. */
-  parameters?: Record<string, Record<string, unknown>>;
-  /** Tools the harness sends only for such names, each after the named tool (default: last). */
-  addTools?: { tool: ToolSpec; after?: string }[];
-  /** Tools the harness leaves out for such names. */
-  removeTools?: string[];
-  /** Settings the harness leaves out for such names (top-level `generation` keys), removed before `generation`. */
-  removeGeneration?: string[];
-  /** Merged (deeply, objects only) into the profile's `generation`. */
-  generation?: Record<string, unknown>;
-}
-
-/** One rule: which names it applies to and what it changes. */
-export interface ModelRule {
-  /** A short name, e.g. `gemini-3-tools`. */
-  name: string;
-  /** One line: what the harness does for these names. */
-  doc: string;
-  /** The names it applies to. */
-  when: ModelMatch;
-  /** Test the name as configured, before the harness's own aliases (default: after them). */
-  raw?: boolean;
-  /** The change. */
-  change: DialectChange;
-  /** Where the rule was read or recorded (the provenance forms of `lib/harness/provenance.ts`). */
-  sources: string[];
-}
-
-/** A profile's model dependence. */
-export interface ModelDialects {
-  /** The model name the profile's own dialect was recorded with (the default harness model). */
-  recordedWith: string;
-  /** One line: whether and how the harness's requests depend on the model name. */
-  note: string;
-  /** Names the harness rewrites before it looks (e.g. `auto` → a full model name); rules see the result. */
-  aliases?: Record<string, string>;
-  /** The rules, applied in order to the profile's own dialect; every rule whose test passes applies. */
-  rules: ModelRule[];
-  /**
-   * What the harness changes for some names that the profile does not follow (its prompt family, a tool surface it
-   * cannot run), each said in words: such a name gets the rules that apply and a `dialectGaps` entry, which the CLI
-   * prints as a warning (an overlay recorded with that name is exact; default none).
-   */
-  unmodeled?: { when: ModelMatch; what: string; raw?: boolean; sources: string[] }[];
-}
+export type { DialectChange, ModelDialects, ModelMatch, ModelRule } from "./types.ts";
 
 /** True when `name` passes `m`. */
 export function modelMatches(m: ModelMatch, name: string): boolean {

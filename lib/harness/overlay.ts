@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import { approx } from "./provenance.ts";
-import type { HarnessProfile, PreludeMessage, ToolSchema, ToolSpec } from "./types.ts";
+import type { HarnessProfile, OverlayRef, PreludeMessage, ToolSchema, ToolSpec } from "./types.ts";
 
 /** The overlay file format tag. */
 export const OVERLAY_FORMAT = "pgs-overlay/1";
@@ -43,13 +43,7 @@ export interface Overlay {
   unavailable: { name: string; answer: string }[];
 }
 
-/** Where an overlay came from, kept in trajectories. */
-export interface OverlayRef {
-  /** The file as given. */
-  file: string;
-  /** sha256 of its bytes, 12 hex digits. */
-  sha256: string;
-}
+export type { OverlayRef } from "./types.ts";
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 

@@ -3,69 +3,20 @@
  * plus small bindings of each tool onto the closed set of container ops.
  */
 import type { CaptureRecipe } from "./capture_recipe.ts";
-import type { ModelDialects } from "./model_dialect.ts";
-import type { OverlayRef } from "./overlay.ts";
 import type { ExecEnv } from "../runtime/exec_env.ts";
 import type { EditMatcher, EditRule } from "./tools/edit_match/types.ts";
 import type { ExecOpOptions, ExecOut } from "./tools/ops.ts";
 
-/** A text part of a message whose content is a list of parts. */
-export interface TextPart {
-  /** Always "text". */
-  type: "text";
-  /** The part's text. */
-  text: string;
-}
-
-/** An OpenAI-style tool call as the policy emitted it. */
-export interface ToolCall {
-  /** The call's id; the tool result's `tool_call_id` names it. */
-  id: string;
-  /** Always "function". */
-  type: "function";
-  /** The tool's name and its arguments as JSON text. */
-  function: { name: string; arguments: string };
-}
-
-/** A chat message as an OpenAI-compatible endpoint receives it. */
-export interface ChatMessage {
-  /** Who the message is from. */
-  role: "system" | "user" | "assistant" | "tool";
-  /** The text, a list of text parts, or null (an assistant turn with only tool calls). */
-  content: string | TextPart[] | null;
-  /** Reasoning text of an assistant turn, apart from its content. */
-  reasoning_content?: string;
-  /** The tool calls of an assistant turn. */
-  tool_calls?: ToolCall[];
-  /** The call a tool message answers. */
-  tool_call_id?: string;
-  /** Optional participant name (the OpenAI `name` field). */
-  name?: string;
-}
-
-/** A key of a tool-result message besides `role`. */
-export type ToolMessageKey = "content" | "tool_call_id" | "name";
-
-/** A tool's schema as sent in the request's `tools` array. */
-export interface ToolSchema {
-  /** Always "function". */
-  type: "function";
-  /** The tool's name, description, JSON-schema parameters and optional strict mode. */
-  function: { name: string; description: string; parameters: Record<string, unknown>; strict?: boolean };
-}
-
-/** One message of a profile's prelude. */
-export interface PreludeMessage {
-  /** `system` (a Responses `developer` message in chat form) or `user`. */
-  role: "system" | "user";
-  /** The text template, or the templates of its text parts. */
-  content: string | string[];
-  /** True when the profile paraphrases the harness's text (long upstream prose; default false). */
-  paraphrased?: boolean;
-}
-
-/** What a tool binding returns: the result text (or parts), as the harness words it. */
-export type ToolOutput = string | TextPart[];
+export type {
+  ChatMessage,
+  PreludeMessage,
+  TextPart,
+  ToolCall,
+  ToolMessageKey,
+  ToolOutput,
+  ToolSchema,
+} from "./message_types.ts";
+import type { ChatMessage, PreludeMessage, ToolMessageKey, ToolOutput, ToolSchema } from "./message_types.ts";
 
 /** A tool: its schema and the binding that runs it on the episode container. */
 export interface ToolSpec {
@@ -334,4 +285,72 @@ export interface Session {
   exec(command: string, opts?: Partial<ExecOpOptions>): Promise<ExecOut>;
   /** Ends the episode after the current call, with the answer the stop captured. */
   stop(answer?: string | null): void;
+}
+
+/** A test on a model name, as data. */
+export type ModelMatch =
+  | { regex: string; flags?: string }
+  | { names: string[] }
+  | { not: ModelMatch }
+  | { all: ModelMatch[] }
+  | { any: ModelMatch[] };
+
+/** What a rule changes in the dialect. Absent fields change nothing. */
+export interface DialectChange {
+  /** The system text instead of the profile's. */
+  system?: string;
+  /** Tool name → its description instead of the profile's. */
+  descriptions?: Record<string, string>;
+  /** Tool name → its parameter schema instead of the profile's. */
+  parameters?: Record<string, Record<string, unknown>>;
+  /** Tools the harness sends only for such names, each after the named tool (default: last). */
+  addTools?: { tool: ToolSpec; after?: string }[];
+  /** Tools the harness leaves out for such names. */
+  removeTools?: string[];
+  /** Settings the harness leaves out for such names (top-level `generation` keys), removed before `generation`. */
+  removeGeneration?: string[];
+  /** Merged (deeply, objects only) into the profile's `generation`. */
+  generation?: Record<string, unknown>;
+}
+
+/** One rule: which names it applies to and what it changes. */
+export interface ModelRule {
+  /** A short name, e.g. `gemini-3-tools`. */
+  name: string;
+  /** One line: what the harness does for these names. */
+  doc: string;
+  /** The names it applies to. */
+  when: ModelMatch;
+  /** Test the name as configured, before the harness's own aliases (default: after them). */
+  raw?: boolean;
+  /** The change. */
+  change: DialectChange;
+  /** Where the rule was read or recorded (the provenance forms of `lib/harness/provenance.ts`). */
+  sources: string[];
+}
+
+/** A profile's model dependence. */
+export interface ModelDialects {
+  /** The model name the profile's own dialect was recorded with (the default harness model). */
+  recordedWith: string;
+  /** One line: whether and how the harness's requests depend on the model name. */
+  note: string;
+  /** Names the harness rewrites before it looks (e.g. `auto` → a full model name); rules see the result. */
+  aliases?: Record<string, string>;
+  /** The rules, applied in order to the profile's own dialect; every rule whose test passes applies. */
+  rules: ModelRule[];
+  /**
+   * What the harness changes for some names that the profile does not follow (its prompt family, a tool surface it
+   * cannot run), each said in words: such a name gets the rules that apply and a `dialectGaps` entry, which the CLI
+   * prints as a warning (an overlay recorded with that name is exact; default none).
+   */
+  unmodeled?: { when: ModelMatch; what: string; raw?: boolean; sources: string[] }[];
+}
+
+/** Where an overlay came from, kept in trajectories. */
+export interface OverlayRef {
+  /** The file as given. */
+  file: string;
+  /** sha256 of its bytes, 12 hex digits. */
+  sha256: string;
 }

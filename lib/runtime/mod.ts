@@ -30,6 +30,7 @@ export {
   runtimeNames,
 } from "./registry.ts";
 export {
+  type BoxEngine,
   type CliEngine,
   Docker,
   DOCKER_ENGINE,
@@ -44,9 +45,6 @@ export { type LocalEnvOptions, LocalExecEnv } from "./local_env.ts";
 export { type ChannelOptions, ExecChannel, shQuote, text } from "./channel.ts";
 export { Sandbox, type SandboxOptions, type StartTimings } from "./sandbox.ts";
 export { type ImageInfo, ImageStore } from "./images.ts";
-export { WarmPool, type WarmPoolOptions } from "./warm_pool.ts";
 export type { WorkdirLayer } from "./workdir_image.ts";
 export { DEFAULT_WORKDIR, dockerfileWorkdir, effectiveWorkdir, taskWorkdir } from "./workdir.ts";
-export type { VerifierBox } from "./verifier_container.ts";
-export type { InputGuard, Neutralised } from "./input_guard.ts";
 export { removeOwnContainers, trackedContainers } from "./hygiene.ts";

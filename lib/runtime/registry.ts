@@ -3,16 +3,10 @@
  * built-in ones are listed in `runtimes.ts`; a library user may register another. The CLI and `HarborEnv` build
  * theirs from here, so nothing above `lib/runtime/` names a runtime's class.
  */
-import type { Runtime, RuntimeOptions } from "./runtime.ts";
+import type { Runtime, RuntimeEntry, RuntimeOptions } from "./runtime.ts";
 import { BUILTIN_RUNTIMES } from "./runtimes.ts";
 
-/** One registered runtime. */
-export interface RuntimeEntry {
-  /** One line on what it drives (for `--help` and errors). */
-  description: string;
-  /** A client of the engine `opts.host` names (default: the environment's). */
-  create(opts: RuntimeOptions): Runtime;
-}
+export type { RuntimeEntry } from "./runtime.ts";
 
 /** The runtime used when none is named. */
 export const DEFAULT_RUNTIME = "docker";

@@ -280,3 +280,11 @@ export interface RuntimeOptions {
   /** The network a box allowed the network joins (default: the engine's default, Docker's `bridge`, podman's `podman`). */
   network?: string;
 }
+
+/** One registered runtime. */
+export interface RuntimeEntry {
+  /** One line on what it drives (for `--help` and errors). */
+  description: string;
+  /** A client of the engine `opts.host` names (default: the environment's). */
+  create(opts: RuntimeOptions): Runtime;
+}

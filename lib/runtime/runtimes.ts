@@ -2,7 +2,7 @@
 import { Docker } from "./docker/docker.ts";
 import { type CliEngine, DOCKER_ENGINE } from "./docker/engine.ts";
 import { Podman } from "./podman/podman.ts";
-import type { RuntimeEntry } from "./registry.ts";
+import type { RuntimeEntry } from "./runtime.ts";
 
 /** Every runtime pgs ships; `registry.ts` starts from this table. */
 export const BUILTIN_RUNTIMES: Record<string, RuntimeEntry> = {

@@ -13,18 +13,8 @@ import type { ImageInfo, ImageStore } from "./images.ts";
 import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
 import type { Task, TaskStep } from "../task/task.ts";
 import type { HealthcheckConfig } from "../task/task_config.ts";
-import { createVerifier, type VerifierBox } from "./verifier_container.ts";
 import { layerEntries, staticOwner } from "./workdir_image.ts";
 import { effectiveWorkdir } from "./workdir.ts";
-import {
-  inAgentState,
-  resolveStepVerifierMode,
-  resolveVerifierMode,
-  testsInAgentBox,
-  type VerifierMode,
-} from "../task/verifier_mode.ts";
-import { BASELINE_SCRIPT, parseBaseline } from "./agent_processes.ts";
-import { createSeparateVerifier } from "./separate_verifier_box.ts";
 import { requireGpus } from "./gpus.ts";
 import { channelHelper } from "./channel_helper/helper.ts";
 import { KILLER_READY } from "./channel_killer.ts";
@@ -36,8 +26,6 @@ import { networkAllowed, networkPlan } from "../task/network_plan.ts";
 export interface SandboxOptions {
   /** Working directory override (default: task.toml's, else the image's WORKDIR, else /workdir). */
   workdir?: string;
-  /** Where the tests run (default: the task's own mode, see `resolveVerifierMode`). */
-  verifierMode?: VerifierMode;
   /** Label role (default "episode"). */
   role?: string;
   /**
@@ -55,8 +43,11 @@ export interface SandboxOptions {
    * default true).
    */
   killerMain?: boolean;
-  /** Create the verifier's container while the episode starts, in the modes that have one (default true). */
-  prepareVerifier?: boolean;
+  /**
+   * The box's network may change between phases (`agentPhase`, `useNetwork`; default false): set when some phase of
+   * the episode has another network than the environment's (see `lib/verify/episode_verifier.ts`).
+   */
+  switchableNetwork?: boolean;
   /**
    * Copy `environment/workdir/` into each new container instead of running an image that holds it (default false;
    * a named USER is always staged, since its ids are only known inside the container).
@@ -91,15 +82,8 @@ export class Sandbox implements ExecEnv {
   readonly scratch = "/tmp";
   /** Set when a command found the container stopped by the agent (the verifier then records `container_dead`). */
   dead = false;
-  /** The run's `--verifier-mode`, when it gave one: it decides every step's mode too (`resolveStepVerifierMode`). */
-  verifierOverride?: VerifierMode;
-  /**
-   * The box's processes (`pid:starttime`) when the agent's turns (of the current step) began, taken only under
-   * `shared-clean`, whose verifier stops every process outside it (`agent_processes.ts`).
-   */
-  agentBaseline?: string[];
-  #verifier?: Promise<VerifierBox>;
   #background: Promise<unknown>[] = [];
+  #onRemove: (() => Promise<unknown>)[] = [];
   /** The run's disk bound for boxes of tasks that set none (`SandboxOptions.storageMb`; 0: none). */
   storageDefault: number = DEFAULT_STORAGE_MB;
   /** Whether the box has the network now (its agent phase's at the start; the tests' may differ). */
@@ -121,8 +105,6 @@ export class Sandbox implements ExecEnv {
     readonly image: ImageInfo,
     readonly workdir: string,
     readonly channel: ExecChannel,
-    /** Where this episode's tests run. */
-    readonly verifierMode: VerifierMode,
     /** The user the agent's tools run as: `[agent] user`, else the image's USER ("" is root). */
     readonly user: string,
     public uid = 0,
@@ -140,16 +122,7 @@ export class Sandbox implements ExecEnv {
       t = now;
       return d;
     };
-    const mode = resolveVerifierMode(task, opts.verifierMode);
-    // A multi-step task's verifier is made ahead for its first step, in that step's own mode.
-    const first = task.steps?.[0];
-    const firstMode = first ? resolveStepVerifierMode(task, first, opts.verifierMode) : mode;
-    // A separate verifier's image is resolved (built) now: a failed build is an episode start error, never a 0.
-    const [image] = await Promise.all([
-      store.resolve(task),
-      runtime.sweepOrphans(),
-      firstMode === "separate" ? store.resolveVerifier(task, first) : undefined,
-    ]);
+    const [image] = await Promise.all([store.resolve(task), runtime.sweepOrphans()]);
     const workdir = effectiveWorkdir(opts.workdir ?? env.workdir, image.workdir);
     const user = task.config.agent.user ?? image.user;
     if (env.gpus) await requireGpus(runtime, task.name, env.gpus);
@@ -160,55 +133,33 @@ export class Sandbox implements ExecEnv {
     const baked = owner && await store.withWorkdir(image.ref, { ...layer, ...owner }, task);
     const runRef = baked || image.ref;
     const imageMs = lap();
-    const verifier = opts.prepareVerifier === false || inAgentState(firstMode)
-      ? undefined
-      : firstMode === "separate"
-      ? createSeparateVerifier(store, task, first, opts.storageMb)
-      : createVerifier(runtime, task, image.ref, opts.storageMb, first);
-    verifier?.catch(() => {}); // reported by verify(), which awaits it
     // The killer as the main process saves an exec an episode; a box whose image has an ENTRYPOINT or a USER keeps
     // an idle main process, so that what the image starts, and as whom, is what it would be under Harbor.
     const killerMain = opts.killerMain !== false && image.entrypoint === false && isRootUser(image.user);
     // As Harbor's trial does, the box starts with the environment's network (setup and healthchecks run with it);
-    // the agent's turns and tests run in it have their phase's own, so the box is switchable when one differs.
+    // the agent's turns, and tests run in it, may have their phase's own.
     const baseNet = networkAllowed(task.config.environment.network);
-    const phases = task.steps
-      ? task.steps.map((s) => [resolveStepVerifierMode(task, s, opts.verifierMode), s.config] as const)
-      : [[mode, undefined] as const];
-    const switchable = phases.some(([m, step]) => {
-      const plan = networkPlan(task.config, m, step);
-      return networkAllowed(plan.agent) !== baseNet ||
-        (testsInAgentBox(m) && networkAllowed(plan.verifier) !== baseNet);
+    const switchable = Boolean(opts.switchableNetwork);
+    const container: Box = await runtime.start({
+      image: runRef,
+      limits: { ...boxLimits(withStorage(env, opts.storageMb), baseNet), ...(switchable ? { switchable } : {}) },
+      role: opts.role ?? "episode",
+      task: task.name,
+      env: env.env,
+      workdir,
+      ...(killerMain
+        ? { command: ["/bin/sh", "-c", KILLER_SERVER], pipe: { ready: KILLER_READY, keep: true } }
+        : { command: ["sh", "-c", "sleep infinity"] }),
     });
-    let container: Box;
-    try {
-      container = await runtime.start({
-        image: runRef,
-        limits: { ...boxLimits(withStorage(env, opts.storageMb), baseNet), ...(switchable ? { switchable } : {}) },
-        role: opts.role ?? "episode",
-        task: task.name,
-        env: env.env,
-        workdir,
-        ...(killerMain
-          ? { command: ["/bin/sh", "-c", KILLER_SERVER], pipe: { ready: KILLER_READY, keep: true } }
-          : { command: ["sh", "-c", "sleep infinity"] }),
-      });
-    } catch (e) {
-      const vbox = await verifier?.catch(() => undefined);
-      if (vbox) await vbox.box.remove();
-      throw e;
-    }
     const channel = new ExecChannel(container, {
       workdir,
       user: user || undefined,
       forceFallback: opts.noChannel,
       helper: opts.noHelper ? undefined : channelHelper(image.arch ?? ""),
     });
-    const box = new Sandbox(store, runtime, container, task, image, workdir, channel, mode, user);
-    box.verifierOverride = opts.verifierMode;
+    const box = new Sandbox(store, runtime, container, task, image, workdir, channel, user);
     box.#network = baseNet;
     box.storageDefault = opts.storageMb ?? DEFAULT_STORAGE_MB;
-    box.#verifier = verifier;
     box.timings.image = imageMs;
     box.timings.run = lap();
     try {
@@ -281,25 +232,11 @@ export class Sandbox implements ExecEnv {
     }
   }
 
-  /**
-   * Marks the start of the agent's turns (of the first step, or of `step` after its setup): the box gets the agent
-   * phase's network, and under `shared-clean` its process table is taken, so that the verifier can tell what the
-   * agent started.
-   */
-  async markAgentStart(step?: TaskStep): Promise<void> {
-    // The agent phase's network (`[steps.agent]`'s, else `[agent]`'s, else the environment's).
-    const net = await this.useNetwork(
-      networkAllowed(networkPlan(this.task.config, this.verifierMode, step?.config).agent),
-    );
+  /** The agent's turns (of the first step, or of `step`) begin: the box gets the agent phase's network. */
+  async agentPhase(step?: TaskStep): Promise<void> {
+    // `[steps.agent]`'s, else `[agent]`'s, else the environment's: the agent phase does not depend on the mode.
+    const net = await this.useNetwork(networkAllowed(networkPlan(this.task.config, "shared", step?.config).agent));
     if (!net.ok) throw new InfraError(`${this.task.name}: ${net.error}`, "start");
-    if (this.verifierOverride !== "shared-clean") return;
-    const r = await this.exec(BASELINE_SCRIPT, { shell: "sh", timeoutSec: 30 });
-    const baseline = parseBaseline(text(r.stdout));
-    if (r.exitCode !== 0 || r.timedOut || !baseline.length) {
-      const why = r.timedOut ? "timed out" : `exit ${r.exitCode}: ${text(r.stderr).trim().split("\n").pop()}`;
-      throw new InfraError(`${this.task.name}: cannot read the container's process table (${why})`, "start");
-    }
-    this.agentBaseline = baseline;
   }
 
   /** Between phases (a later step's setup): the environment's network again, as Harbor restores its baseline. */
@@ -359,26 +296,23 @@ export class Sandbox implements ExecEnv {
     return state.status === "running";
   }
 
-  /** Hands the pre-created verifier container to the verifier (once); undefined when none was prepared. */
-  takeVerifier(): Promise<VerifierBox> | undefined {
-    const v = this.#verifier;
-    this.#verifier = undefined;
-    return v;
-  }
-
-  /** Keeps work that must finish before `remove()` resolves (e.g. removing the verifier container). */
+  /** Keeps work that must finish before `remove()` resolves (e.g. removing a verifier's container). */
   background(p: Promise<unknown>): void {
     this.#background.push(p.catch(() => {}));
   }
 
-  /** Stops the channel and removes the container (and an unused verifier container); safe to call twice. */
+  /** Runs `fn` when the box is removed (what the episode made beside it, e.g. an unused verifier box). */
+  onRemove(fn: () => Promise<unknown>): void {
+    this.#onRemove.push(fn);
+  }
+
+  /** Stops the channel and removes the container, with what `onRemove` names; safe to call twice. */
   async remove(): Promise<void> {
     if (this.#removed) return;
     this.#removed = true;
-    const unused = this.takeVerifier();
     await Promise.all([
       this.#removeBox(),
-      unused?.then((v) => v.box.remove(), () => {}),
+      ...this.#onRemove.map((fn) => fn().catch(() => {})),
       ...this.#background,
     ]);
   }

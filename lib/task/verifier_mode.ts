@@ -4,7 +4,7 @@
  * separate verifier environment (built from `tests/` or `[verifier.environment]`), with the artifacts copied across.
  * `snapshot` (never a default): a fresh container of the agent's committed container, with no agent process alive.
  * `shared-clean` (never a default): `shared`, hardened: before the tests, every process the agent's commands started
- * is stopped, while what the image, setup and healthcheck started keeps running (`runtime/agent_processes.ts`).
+ * is stopped, while what the image, setup and healthcheck started keeps running (`lib/verify/agent_processes.ts`).
  */
 import { specLayout, type Task, type TaskStep } from "./task.ts";
 import { saidStepMode } from "./task_config.ts";

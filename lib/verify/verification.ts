@@ -1,11 +1,11 @@
 /** One verification: its timings, the script runs every verifier mode shares, and the way it ends. */
 import type { Box } from "../runtime/runtime.ts";
-import type { CopyFailure } from "../runtime/container_copy.ts";
-import type { Neutralised } from "../runtime/input_guard.ts";
+import type { CopyFailure } from "./container_copy.ts";
+import type { Neutralised } from "./input_guard.ts";
 import { InfraError } from "../base/errors.ts";
 import { exportLines } from "../runtime/channel.ts";
 import { isRootUser } from "../runtime/users.ts";
-import { runTied } from "../runtime/verifier_tied.ts";
+import { runTied } from "./verifier_tied.ts";
 import { parseReward } from "./reward.ts";
 import type { Sandbox } from "../runtime/sandbox.ts";
 import {
@@ -16,9 +16,10 @@ import {
   type ScriptPlan,
   testScript,
   type VerifierBox,
-} from "../runtime/verifier_container.ts";
+} from "./verifier_container.ts";
 import { inAgentState, type VerifierMode } from "../task/verifier_mode.ts";
 import type { TaskStep } from "../task/task.ts";
+import { EpisodeVerifier } from "./episode_verifier.ts";
 import type { VerifierConfig } from "../task/task_config.ts";
 
 /** Verifier options. */
@@ -32,6 +33,11 @@ export interface VerifyOptions {
    * lets that container go as soon as the copy is taken.
    */
   final?: boolean;
+  /**
+   * The episode's verifier (`startBoxes`): its mode, the box it made ahead, the agent's process table. Default: one
+   * planned now for the box's task in its own mode, with nothing made ahead.
+   */
+  verifier?: EpisodeVerifier;
 }
 
 /** What the verifier found. */
@@ -71,9 +77,16 @@ export class Verification {
   neutralised: Neutralised[] = [];
   /** The verifier settings in force: the task's `[verifier]`, with a step's timeout, env and user over it. */
   readonly cfg: VerifierConfig;
+  /** Where the tests run. */
+  readonly mode: VerifierMode;
+
+  /** The episode's verifier. */
+  readonly verifier: EpisodeVerifier;
 
   /** A verification of `box`'s episode (or of `opts.step`) in `mode` (default: the episode's). */
-  constructor(readonly box: Sandbox, readonly opts: VerifyOptions, readonly mode: VerifierMode = box.verifierMode) {
+  constructor(readonly box: Sandbox, readonly opts: VerifyOptions, mode?: VerifierMode) {
+    this.verifier = opts.verifier ?? new EpisodeVerifier(box.task, { storageMb: box.storageDefault });
+    this.mode = mode ?? this.verifier.modeOf(opts.step);
     const base = box.task.config.verifier;
     const step = opts.step?.config.verifier;
     this.cfg = step ? { ...base, timeoutSec: step.timeoutSec, env: step.env, user: step.user } : base;

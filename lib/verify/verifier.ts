@@ -11,7 +11,6 @@
  * - `shared-clean` (opt-in): `shared`, with every process the agent's commands started stopped before the tests.
  */
 import type { Sandbox } from "../runtime/sandbox.ts";
-import { resolveStepVerifierMode } from "../task/verifier_mode.ts";
 import { Verification, type VerifyOptions, type VerifyResult } from "./verification.ts";
 import { verifyIsolated } from "./verifier_isolated.ts";
 import { verifySeparate } from "./verifier_separate.ts";
@@ -23,9 +22,8 @@ export type { VerifyOptions, VerifyResult } from "./verification.ts";
 /** Verifies an episode in its verifier mode; the reward is 0 with `verifier_failed` when the tests give none. */
 export function verify(box: Sandbox, finalMessage: string, opts: VerifyOptions = {}): Promise<VerifyResult> {
   // A step of a multi-step task runs in its own mode (Harbor resolves it per step); the run's override decides all.
-  const mode = opts.step ? resolveStepVerifierMode(box.task, opts.step, box.verifierOverride) : box.verifierMode;
-  const v = new Verification(box, opts, mode);
-  switch (mode) {
+  const v = new Verification(box, opts);
+  switch (v.mode) {
     case "shared":
       return verifyShared(v, finalMessage);
     case "shared-clean":

@@ -4,10 +4,10 @@
  * to a pipe: the archive, the script and the results go through it (`verifier_tied.ts`); an image without GNU tar
  * and head, a non-root verifier user, or a working directory past 16 MiB take the copy (`cp`) and exec path instead.
  */
-import { COPY_TIMEOUT_MS, copyArchive, type CopyFailure, readFromAgent } from "../runtime/container_copy.ts";
+import { COPY_TIMEOUT_MS, copyArchive, type CopyFailure, readFromAgent } from "./container_copy.ts";
 import { inVerifierBox, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
-import { createVerifier, type ScriptPlan, STAGE_DIR, testsArchivePrefix } from "../runtime/verifier_container.ts";
-import { tiedExact } from "../runtime/verifier_tied.ts";
+import { createVerifier, type ScriptPlan, STAGE_DIR, testsArchivePrefix } from "./verifier_container.ts";
+import { tiedExact } from "./verifier_tied.ts";
 import { diskBoundReached } from "./disk_room.ts";
 import { isRootUser } from "../runtime/users.ts";
 
@@ -23,7 +23,7 @@ export async function verifyIsolated(v: Verification, finalMessage: string): Pro
   const box = v.box;
   const task = box.task;
   // Taken before anything can fail, so that the container is removed on every path.
-  const pending = box.takeVerifier() ??
+  const pending = v.verifier.take() ??
     createVerifier(box.runtime, task, box.image.ref, box.storageDefault, v.opts.step);
   return await inVerifierBox(v, pending, async (vbox, capture) => {
     const t1 = performance.now();

@@ -8,10 +8,10 @@ import { posix } from "node:path";
 import type { Sandbox } from "../runtime/sandbox.ts";
 import { tarArchive, type TarEntry, treeEntries } from "../base/tar.ts";
 import type { Task, TaskStep } from "../task/task.ts";
-import { COPY_TIMEOUT_MS, type CopyFailure, copyFromAgent } from "../runtime/container_copy.ts";
+import { COPY_TIMEOUT_MS, type CopyFailure, copyFromAgent } from "./container_copy.ts";
 import { inVerifierBox, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
-import { STAGE_DIR, TESTS_STAGE } from "../runtime/verifier_container.ts";
-import { createSeparateVerifier, type SeparateBox } from "../runtime/separate_verifier_box.ts";
+import { STAGE_DIR, TESTS_STAGE } from "./verifier_container.ts";
+import { createSeparateVerifier, type SeparateBox } from "./separate_verifier_box.ts";
 
 /** Harbor's convention folder, always carried into a separate verifier. */
 const ARTIFACTS_DIR = "/logs/artifacts";
@@ -29,7 +29,7 @@ export function artifactPaths(task: Task, workdir: string, step?: TaskStep): str
 async function separateBox(v: Verification): Promise<SeparateBox> {
   const box = v.box;
   const step = v.opts.step;
-  const made = await (box.takeVerifier() as Promise<SeparateBox> | undefined)?.catch(() => undefined);
+  const made = await (v.verifier.take() as Promise<SeparateBox> | undefined)?.catch(() => undefined);
   if (made && made.step === step && "user" in made) return made;
   if (made) box.background(made.box.remove());
   return await createSeparateVerifier(box.store, box.task, step, box.storageDefault);

@@ -8,19 +8,20 @@
  */
 import { tarArchive } from "../base/tar.ts";
 import type { Box } from "../runtime/runtime.ts";
-import { COPY_TIMEOUT_MS } from "../runtime/container_copy.ts";
+import { COPY_TIMEOUT_MS } from "./container_copy.ts";
 import { scriptInput, type Verification, type VerifyResult } from "./verification.ts";
-import { testsEntries } from "../runtime/verifier_container.ts";
+import { testsEntries } from "./verifier_container.ts";
 import { networkAllowed, networkPlan } from "../task/network_plan.ts";
 import { warnOnce } from "../base/warn.ts";
 
 /**
  * Verifies `v`'s episode in the agent's container; `clean` (`shared-clean`) first stops every process the agent's
- * commands started (the box's `agentBaseline` tells them apart).
+ * commands started (the episode verifier's `agentBaseline` tells them apart).
  */
 export async function verifyShared(v: Verification, finalMessage: string, clean = false): Promise<VerifyResult> {
   const box = v.box;
-  if (clean && !box.agentBaseline) return await v.infra("no process table was taken when the agent's turns began");
+  const baseline = v.verifier.agentBaseline;
+  if (clean && !baseline) return await v.infra("no process table was taken when the agent's turns began");
   const capture = await v.capture();
   if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
   // The tests' own network, as Harbor switches the box's for the verifier phase: one they may not have is taken away
@@ -36,7 +37,7 @@ export async function verifyShared(v: Verification, finalMessage: string, clean 
   // A container the episode saw die is started again at once; otherwise whether it still runs is asked only when the
   // tests could not run: no inspect on the common path.
   if (!box.dead) {
-    const result = await testIn(v, box.box, finalMessage, capture, clean ? box.agentBaseline : undefined);
+    const result = await testIn(v, box.box, finalMessage, capture, clean ? baseline : undefined);
     // Docker says "Container X is not running"; podman "can only create exec sessions on running containers".
     const stopped = /is not running|on running containers/;
     if (result.error === undefined || !stopped.test(result.error) || await box.running()) return result;

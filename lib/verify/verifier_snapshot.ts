@@ -7,7 +7,7 @@
 import { EngineDownError } from "../base/errors.ts";
 import type { Box } from "../runtime/runtime.ts";
 import type { Verification, VerifyResult } from "./verification.ts";
-import { startVerifierContainer } from "../runtime/verifier_container.ts";
+import { startVerifierContainer } from "./verifier_container.ts";
 import { withStorage } from "../runtime/limits.ts";
 import { testIn } from "./verifier_shared.ts";
 import { networkAllowed, networkPlan } from "../task/network_plan.ts";

@@ -1,7 +1,23 @@
 /** One container of a Docker-like engine as a `Box`: execs, tar copies (`cp`), state, restart, commit, removal. */
-import type { ArchiveRead, Box, BoxExecOptions, BoxPipe, BoxState, Done, ExecProcess, ProcResult } from "../runtime.ts";
+import type {
+  ArchiveRead,
+  Box,
+  BoxExecOptions,
+  BoxPipe,
+  BoxState,
+  Done,
+  ExecProcess,
+  ProcResult,
+  Runtime,
+} from "../runtime.ts";
 import { execArgs } from "./args.ts";
-import type { Docker } from "./docker.ts";
+import type { DockerCli } from "./cli.ts";
+
+/** What a box needs of its engine: the runtime it belongs to, its CLI, and the engine's removal queue. */
+export type BoxEngine = Runtime & Pick<DockerCli, "call" | "spawn" | "cli"> & {
+  /** The removal queue (a tied box is removed by closing its pipe). */
+  readonly hygiene: { remove(id: string, pipe?: BoxPipe): Promise<boolean> };
+};
 
 /** The bound of a call that names none. */
 const DEFAULT_MS = 120_000;
@@ -9,7 +25,7 @@ const DEFAULT_MS = 120_000;
 /** A container of `runtime`, by id. */
 export class DockerBox implements Box {
   /** The container `id` on `runtime`; `main` when it was started tied to a pipe. */
-  constructor(readonly runtime: Docker, readonly id: string, readonly main?: BoxPipe) {}
+  constructor(readonly runtime: BoxEngine, readonly id: string, readonly main?: BoxPipe) {}
 
   /** `exec [-i] [-u] [-w] [-e...] ID argv`, bounded. */
   exec(argv: string[], opts: BoxExecOptions = {}): Promise<ProcResult> {

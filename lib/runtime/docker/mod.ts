@@ -4,7 +4,7 @@
  * @module
  */
 export { Docker } from "./docker.ts";
-export { DockerBox } from "./box.ts";
+export { type BoxEngine, DockerBox } from "./box.ts";
 export { DEFAULT_CALL_MS, type DockerCallOptions, DockerCli, type DockerResult, lastWords } from "./cli.ts";
 export { type CliEngine, DOCKER_ENGINE } from "./engine.ts";
 export { envArgs, execArgs, labelArgs, limitArgs, runArgs } from "./args.ts";

@@ -1,4 +1,4 @@
-"""Renders the golden observations and format errors of tests/profile_mini_swe_agent_test.ts with the upstream
+"""Renders the golden observations and format errors of profiles/mini_swe_agent/mod_test.ts with the upstream
 templates and jinja2, so the goldens do not come from the profile under test.
 
 Usage: python3 gen.py <mini-swe-agent checkout at v2.4.6>   (needs jinja2 and PyYAML; run with CPython 3.11/3.12)
