@@ -196,10 +196,10 @@ export {
   EpisodeAborted,
   type EpisodeJob,
   type EpisodeRunOptions,
-  lossMask,
   runEpisode,
   type StartGate,
 } from "./lib/eval/episode_runner.ts";
+export { lossMask } from "./lib/eval/episode_record.ts";
 export {
   functionPolicy,
   nopPolicy,

@@ -44,7 +44,7 @@ export async function docker(args: string[], stdin?: Uint8Array): Promise<string
 }
 
 /**
- * Removals, one `docker rm` at a time (as pgs does on this engine, see README "A sick engine"), or all at once when
+ * Removals, one `docker rm` at a time (as pgs does on this engine, see docs/eval.md, "A sick engine"), or all at once when
  * `parallel`. A script on dockerd 20.10 before 20.10.27 that removed in parallel could wedge the engine other work
  * shares (moby/moby#46661).
  */

@@ -21,7 +21,7 @@ import { listenError } from "./listen.ts";
 
 const usage = `Usage: pgs env serve [--host 127.0.0.1] [--port 8100] [--token-env NAME] [options]
 
-Serves HarborEnv as an HTTP JSON API (see README, "Driving pgs from another language"):
+Serves HarborEnv as an HTTP JSON API (see docs/env-serve.md):
   POST   /v1/episodes             {"row": {"task_dir", ...}, "group"}  → episode_id, messages, tools,
                                   chat_template_kwargs, harness_profile
   POST   /v1/episodes/ID/step     an assistant message {"content", "tool_calls"} → observations, done, exit_status
@@ -47,7 +47,7 @@ Options:
   --images JSON             task image → replacement, e.g. '{"my-base:1": "my-base:1-tmux"}'
   --verifier-mode M         where the tests run, for every task: isolated, shared, separate, snapshot or
                             shared-clean (default: the task's environment_mode, else isolated for pgs's own layout,
-                            else Harbor's shared; see the README)
+                            else Harbor's shared; see docs/verifier-modes.md)
   --storage-mb N            disk bound in MB of each box (the agent's and the verifier's) of a task that sets no
                             storage_mb; 0: none (default 10240). Enforced where the engine can (btrfs, zfs, overlay
                             on XFS with pquota); elsewhere the server says so once

@@ -26,6 +26,9 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
   --model NAME               model name (default: the first the endpoint lists)
   --api-key-env NAME         environment variable holding the API key
   --policy P                 endpoint (default with --endpoint), oracle (solution/solve.sh), script:FILE (turns.json)
+  --allow-unknown-tools      with script:FILE, let its turns call tools a profile lacks (and make tool calls under a
+                             text protocol), to test the profile's answer to them (default: refused before any
+                             container starts)
   --profiles a=1,b=2         weighted profile mix, one profile per task (group), drawn from sha256(seed, group, task)
   --cross                    run every profile of --profiles on every task, k samples each (each task × profile
                              its own group) instead of drawing one per task
@@ -64,7 +67,7 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
   --pass-threshold X         a reward at or above X passes (default ${DEFAULT_PASS_THRESHOLD})
   --verifier-mode M          where the tests run, for every task: isolated, shared, separate, snapshot or
                              shared-clean (default: the task's environment_mode, else isolated for pgs's own layout,
-                             else Harbor's shared; see the README)
+                             else Harbor's shared; see docs/verifier-modes.md)
   --storage-mb N             disk bound in MB of each box (the agent's and the verifier's) of a task that sets no
                              storage_mb; 0: none (default ${DEFAULT_STORAGE_MB}). Enforced where the engine can
                              (btrfs, zfs, overlay on XFS with pquota); elsewhere the run says so once
@@ -87,6 +90,7 @@ export const evalCommand: Command = {
       model: { type: "string" },
       "api-key-env": { type: "string" },
       policy: { type: "string" },
+      "allow-unknown-tools": { type: "boolean" },
       profiles: { type: "string" },
       profile: { type: "string" },
       "harness-model": { type: "string" },

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { UsageError } from "../lib/base/errors.ts";
 import { adoptRecording } from "../lib/conformance/adopt.ts";
 import { loadRecording } from "../lib/conformance/load_recording.ts";
-import { ProfileEpisode } from "../lib/harness/episode.ts";
+import { ProfileEpisode } from "../lib/harness/profile_episode.ts";
 import { withHarnessModel } from "../lib/harness/model_dialect.ts";
 import { getProfile, resolveProfileName } from "../lib/harness/registry.ts";
 import type { HarnessProfile } from "../lib/harness/types.ts";

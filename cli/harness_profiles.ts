@@ -3,7 +3,7 @@ import { dialectGapWarning, withHarnessModel } from "../lib/harness/model_dialec
 import { withOverlay } from "../lib/harness/overlay.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { type ProfileSummary, summarizeProfiles } from "../lib/harness/describe.ts";
-import { ProfileEpisode } from "../lib/harness/episode.ts";
+import { ProfileEpisode } from "../lib/harness/profile_episode.ts";
 import { loadProfilesModule } from "../lib/harness/load_module.ts";
 import { getProfile, resolveProfileName } from "../lib/harness/registry.ts";
 import { ImageStore } from "../lib/runtime/images.ts";

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { AssistantTurn } from "../lib/harness/episode.ts";
+import type { AssistantTurn } from "../lib/harness/profile_episode.ts";
 import { getProfile, profileNames, resolveProfileName } from "../lib/harness/registry.ts";
 import type { HarnessProfile } from "../lib/harness/types.ts";
 import { chainFor } from "../lib/harness/tools/edit_match/types.ts";

@@ -1,12 +1,12 @@
 /**
- * The eval runner's pieces without Docker (its configuration: eval_config_test.ts): run.json, stop turns, rows, the
+ * The eval runner's pieces without Docker (its configuration: lib/eval/config_test.ts): run.json, stop turns, rows, the
  * trajectory file, summaries, the report, progress, the endpoint's requests, usage errors.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { normalizeBaseUrl, parseCompletion, requestBody } from "../lib/policies/endpoint_policy.ts";
 import { nopPolicy, stopTurn } from "../lib/policies/policy.ts";
-import { ProfileEpisode } from "../lib/harness/episode.ts";
+import { ProfileEpisode } from "../lib/harness/profile_episode.ts";
 import { parseTerminusJson } from "../lib/harness/protocols/terminus_json.ts";
 import { getProfile, profileNames } from "../lib/harness/registry.ts";
 import { LocalExecEnv } from "../lib/runtime/local_env.ts";

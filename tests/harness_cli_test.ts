@@ -38,7 +38,7 @@ Deno.test("harness profiles: one line a profile by default, the detail with --lo
   assert.equal(both.code, 2);
 });
 
-Deno.test("a profile module outside the repository imports pgs as @pgs/pgs/harness (the README's way)", async () => {
+Deno.test("a profile module outside the repository imports pgs as @pgs/pgs/harness (docs/profile-authoring.md's way)", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pgs_user_module_" });
   try {
     // A helper beside it, imported relatively: it resolves against the user's folder, not the staged copy's.

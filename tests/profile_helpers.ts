@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import type { Docker } from "../lib/runtime/docker/mod.ts";
-import { ProfileEpisode } from "../lib/harness/episode.ts";
+import { ProfileEpisode } from "../lib/harness/profile_episode.ts";
 import type { ChatMessage, HarnessProfile, ToolCall } from "../lib/harness/types.ts";
 import { ImageStore } from "../lib/runtime/images.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";

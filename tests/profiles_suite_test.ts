@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ProfileEpisode } from "../lib/harness/episode.ts";
+import type { ProfileEpisode } from "../lib/harness/profile_episode.ts";
 import { exactly, type OracleExpectation, type OracleExpectations } from "../lib/harness/oracle_expectation.ts";
 import { playOracle } from "../lib/harness/oracle_policy.ts";
 import { getProfile, profileNames } from "../lib/harness/registry.ts";

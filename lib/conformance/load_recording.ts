@@ -1,5 +1,5 @@
 /** Reads a recording directory (requests.jsonl, optional command.json / script.json) and recovers the stub's script. */
-import type { AssistantTurn } from "../harness/episode.ts";
+import type { AssistantTurn } from "../harness/profile_episode.ts";
 import type { ChatMessage, ToolSchema } from "../harness/types.ts";
 import { toChat } from "./wire_to_chat.ts";
 

@@ -1,6 +1,6 @@
 /** Replays a recovered script through a profile's episode on a real task container. */
 import type { Runtime } from "../runtime/runtime.ts";
-import { type AssistantTurn, ProfileEpisode } from "../harness/episode.ts";
+import { type AssistantTurn, ProfileEpisode } from "../harness/profile_episode.ts";
 import type { HarnessProfile } from "../harness/types.ts";
 import { ImageStore } from "../runtime/images.ts";
 import { Sandbox } from "../runtime/sandbox.ts";

@@ -4,7 +4,7 @@
  * whether it ended; finish → reward and metrics (containers removed); or close it. Episodes left idle past a
  * timeout are closed by a sweeper.
  */
-import { Hono } from "npm:hono@4.13.19";
+import { type Context, Hono } from "npm:hono@4.13.19";
 import type { HttpApp } from "../base/http_app.ts";
 import { EngineDownError, InfraError, TaskError } from "../base/errors.ts";
 import type { HarborEnv, HarborEpisode } from "./harbor_env.ts";
@@ -14,6 +14,7 @@ import { Semaphore } from "../base/semaphore.ts";
 import { TokenEpisode, type TokenModeOptions } from "./token_episode.ts";
 import { TokenIdError } from "../tokens/token_ids.ts";
 import { HttpError, jsonBody, parseRow, parseTokenStep, parseTurn } from "./server_requests.ts";
+import { EpisodeTable, type Live } from "./episode_table.ts";
 
 /** Server settings. */
 export interface EnvServerOptions {
@@ -29,16 +30,6 @@ export interface EnvServerOptions {
   maxStarting?: number;
   /** Token mode: episodes take and give token ids (default: messages). */
   tokens?: TokenModeOptions;
-}
-
-interface Live {
-  id: string;
-  ep: HarborEpisode;
-  busy: boolean;
-  lastUsed: number;
-  tok?: TokenEpisode;
-  /** Per sampled token, its logprob (null where the trainer sent none), in order. */
-  logprobs?: (number | null)[];
 }
 
 /** A token episode's record at finish: the sequence, its loss mask, the logprobs on it, the rewrite turns. */
@@ -65,53 +56,19 @@ export interface EnvServer {
   close(): Promise<void>;
 }
 
-/** Ended episodes remembered, so that a late call on one says how it ended. */
-const ENDED_KEPT = 10_000;
-
-/** Builds the env server. */
+/**
+ * Builds the env server: its routes, each a named handler below (open, warm, look, step, finish, close), over one
+ * table of open episodes, and a sweeper that closes idle ones.
+ */
 export function createEnvServer(opts: EnvServerOptions): EnvServer {
   const app = new Hono();
-  const live = new Map<string, Live>();
+  const table = new EpisodeTable(opts.maxEpisodes ?? 256);
   const idleMs = (opts.idleTimeoutSec ?? 600) * 1000;
   const gate = new Semaphore(opts.maxStarting ?? 8);
-  const maxEpisodes = opts.maxEpisodes ?? 256;
-  let starting = 0;
+  const ctx: Ctx = { opts, table, gate };
 
-  // How the last ENDED_KEPT episodes ended: a call on one of them is a 409 that says how, not an unknown id's 404.
-  const endedHow = new Map<string, string>();
-  const end = (id: string, how: string) => {
-    live.delete(id);
-    endedHow.set(id, how);
-    if (endedHow.size > ENDED_KEPT) endedHow.delete(endedHow.keys().next().value!);
-  };
-  const get = (id: string): Live => {
-    const e = live.get(id);
-    if (!e) {
-      const how = endedHow.get(id);
-      if (how) throw new HttpError(409, "episode_ended", `episode ${JSON.stringify(id)} has ended: ${how}`);
-      throw new HttpError(404, "not_found", `no episode ${JSON.stringify(id)}`);
-    }
-    e.lastUsed = Date.now();
-    return e;
-  };
-  const drop = async (e: Live, how = "closed (DELETE)") => {
-    end(e.id, how);
-    await e.ep.close();
-  };
-
-  app.onError((err, c) => {
-    if (err instanceof HttpError) return c.json({ error: { type: err.type, message: err.message } }, err.status);
-    // Refused before the episode stepped: the trainer may send a corrected completion.
-    if (err instanceof TokenIdError) {
-      return c.json({ error: { type: "invalid_request", message: `token mode: ${err.message}` } }, 400);
-    }
-    if (err instanceof TaskError) return c.json({ error: { type: "invalid_task", message: err.message } }, 400);
-    if (err instanceof EngineDownError) return c.json({ error: { type: "engine_down", message: err.message } }, 503);
-    if (err instanceof InfraError) return c.json({ error: { type: "infra_error", message: err.message } }, 503);
-    return c.json({ error: { type: "internal_error", message: (err as Error).message } }, 500);
-  });
-
-  app.get("/v1/health", (c) => c.json({ ok: true, episodes: live.size, warm: opts.env.pool.size }));
+  app.onError(errorAnswer);
+  app.get("/v1/health", (c) => c.json({ ok: true, episodes: table.size, warm: opts.env.pool.size }));
   app.use("/v1/*", async (c, next) => {
     if (opts.token && c.req.header("authorization") !== `Bearer ${opts.token}`) {
       throw new HttpError(401, "unauthorized", "missing or wrong bearer token (Authorization: Bearer ...)");
@@ -122,149 +79,19 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
     "/v1/profiles",
     (c) => c.json({ profiles: profileNames().map(resolveProfileName), mix: opts.env.profileKeys }),
   );
-
-  app.post("/v1/episodes", async (c) => {
-    const body = await jsonBody(c);
-    const row = parseRow(body);
-    const group = body.group;
-    if (group !== undefined && typeof group !== "string" && typeof group !== "number") {
-      throw new HttpError(400, "invalid_request", "group must be a string or a number");
-    }
-    if (live.size + starting >= maxEpisodes) {
-      throw new HttpError(429, "too_many_episodes", `${maxEpisodes} episodes are open; finish or close some first`);
-    }
-    starting++;
-    const release = await gate.acquire();
-    let ep: HarborEpisode;
-    try {
-      ep = await opts.env.reset(row, group);
-    } finally {
-      release();
-      starting--;
-    }
-    const id = crypto.randomUUID();
-    const tok = opts.tokens ? new TokenEpisode(ep, opts.tokens) : undefined;
-    let promptIds: number[] | undefined;
-    try {
-      promptIds = tok?.start();
-    } catch (e) {
-      await ep.close();
-      throw new HttpError(500, "template_error", `chat template: ${(e as Error).message}`);
-    }
-    live.set(id, { id, ep, busy: false, lastUsed: Date.now(), tok, ...(tok ? { logprobs: [] } : {}) });
-    return c.json({
-      ...(promptIds ? { prompt_token_ids: promptIds } : {}),
-      episode_id: id,
-      messages: ep.firstMessages,
-      tools: ep.tools,
-      chat_template_kwargs: ep.chatTemplateKwargs,
-      harness_profile: ep.harnessProfile,
-      harness_model: ep.info.harness_model,
-      profile_key: ep.profileKey,
-      task: ep.task.name,
-      container_id: ep.box.id,
-      max_turns: row.max_turns ?? null,
-      info: ep.info,
-    }, 201);
-  });
-
-  // Boxes started ahead for resets to come (a GRPO group's k resets of one task, the next batch's rows).
-  app.post("/v1/warm", async (c) => {
-    const body = await jsonBody(c);
-    const row = parseRow(body);
-    const n = body.n ?? 1;
-    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 1024) {
-      throw new HttpError(400, "invalid_request", "n must be an integer from 0 to 1024");
-    }
-    const queued = await opts.env.warm(row, n);
-    // This task's boxes (ready, and starting or queued), and every task's ready ones.
-    const mine = await opts.env.warmCount(row);
-    return c.json({ task_dir: row.task_dir, queued, ...mine, ready_all: opts.env.pool.size }, 202);
-  });
-
-  app.get("/v1/episodes/:id", (c) => {
-    const e = get(c.req.param("id"));
-    return c.json({
-      episode_id: e.id,
-      harness_profile: e.ep.harnessProfile,
-      task: e.ep.task.name,
-      turns: e.ep.state.turns,
-      done: e.ep.done,
-      exit_status: e.ep.exitStatus ?? null,
-      messages: e.ep.episode.messages,
-    });
-  });
-
-  /** Runs one step of `e` alone: refused when the episode has ended or another step of it runs. */
-  const stepping = async <T>(e: Live, fn: () => Promise<T>): Promise<T> => {
-    if (e.ep.done) throw new HttpError(409, "episode_done", "the episode has ended; POST .../finish for its reward");
-    if (e.busy) throw new HttpError(409, "episode_busy", "a step of this episode is still running");
-    e.busy = true;
-    try {
-      return await fn();
-    } finally {
-      e.busy = false;
-      e.lastUsed = Date.now();
-    }
-  };
-  // The episode's state machine applies the turn limit, the task's agent timeout and the exit status.
-  const ended = (e: Live) => ({ done: e.ep.done, exit_status: e.ep.exitStatus ?? null, turns: e.ep.state.turns });
-
+  app.post("/v1/episodes", async (c) => c.json(await openEpisode(ctx, await jsonBody(c)), 201));
+  app.post("/v1/warm", async (c) => c.json(await warmBoxes(ctx, await jsonBody(c)), 202));
+  app.get("/v1/episodes/:id", (c) => c.json(lookAt(table.get(c.req.param("id")))));
   app.post("/v1/episodes/:id/step", async (c) => {
-    const e = get(c.req.param("id"));
-    const body = await jsonBody(c);
-    const tok = e.tok;
-    if (tok) {
-      const { ids, logprobs } = parseTokenStep(body);
-      return c.json(
-        await stepping(e, async () => {
-          const r = await tok.step(ids);
-          e.logprobs!.push(...(logprobs ?? ids.map(() => null)));
-          return {
-            observation_token_ids: r.observationTokenIds,
-            template_rewrite: r.templateRewrite,
-            assistant: r.assistant,
-            observations: r.observations,
-            ...ended(e),
-          };
-        }),
-      );
-    }
-    if (body.completion_token_ids !== undefined) {
-      throw new HttpError(400, "invalid_request", "completion_token_ids needs the server in token mode (--tokenizer)");
-    }
-    const turn = parseTurn(body);
-    return c.json(await stepping(e, async () => ({ observations: (await e.ep.step(turn)).observations, ...ended(e) })));
+    const e = table.get(c.req.param("id"));
+    return c.json(await stepEpisode(ctx, e, await jsonBody(c)));
   });
-
-  app.post("/v1/episodes/:id/finish", async (c) => {
-    const e = get(c.req.param("id"));
-    if (e.busy) throw new HttpError(409, "episode_busy", "a step of this episode is still running");
-    end(e.id, "finished (its reward was the answer to that finish)");
-    const r = await e.ep.finish();
-    return c.json({
-      episode_id: e.id,
-      reward: r.reward,
-      metrics: r.metrics,
-      answer: r.answer,
-      verifier_error: r.verifierError ?? null,
-      verifier_mode: r.verifierMode,
-      // What the verifier removed before the tests (links into their inputs, FIFOs): absent when nothing was.
-      ...(r.neutralised ? { neutralised: r.neutralised } : {}),
-      exit_status: r.exitStatus,
-      turns: r.turns,
-      harness_profile: e.ep.harnessProfile,
-      timings: roundTimings(e.ep.timings),
-      ...(e.tok ? tokenFields(e.tok, e.logprobs!) : {}),
-    });
-  });
-
+  app.post("/v1/episodes/:id/finish", async (c) => c.json(await finishEpisode(ctx, table.get(c.req.param("id")))));
   app.delete("/v1/episodes/:id", async (c) => {
-    const e = get(c.req.param("id"));
-    await drop(e);
+    const e = table.get(c.req.param("id"));
+    await table.drop(e);
     return c.json({ episode_id: e.id, closed: true });
   });
-
   app.all("*", (c) => {
     throw new HttpError(
       404,
@@ -275,9 +102,9 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
   });
 
   const sweep = async (now = Date.now()) => {
-    const idle = [...live.values()].filter((e) => !e.busy && now - e.lastUsed > idleMs);
+    const idle = table.idle(now, idleMs);
     const how = `closed after ${idleMs / 1000} s idle (its containers are removed)`;
-    await Promise.all([...idle.map((e) => drop(e, how)), opts.env.pool.sweep(now)]);
+    await Promise.all([...idle.map((e) => table.drop(e, how)), opts.env.pool.sweep(now)]);
     return idle.length;
   };
   const timer = setInterval(() => void sweep(), Math.max(1000, Math.min(30_000, idleMs / 4)));
@@ -285,13 +112,153 @@ export function createEnvServer(opts: EnvServerOptions): EnvServer {
   return {
     app,
     get size() {
-      return live.size;
+      return table.size;
     },
     sweep,
     async close() {
       clearInterval(timer);
-      await Promise.all([...live.values()].map((e) => drop(e, "closed: the server stopped")));
+      await Promise.all(table.all().map((e) => table.drop(e, "closed: the server stopped")));
     },
+  };
+}
+
+/** What every handler works with. */
+interface Ctx {
+  opts: EnvServerOptions;
+  table: EpisodeTable;
+  /** Bounds the containers starting at once. */
+  gate: Semaphore;
+}
+
+/** An error as the trainer reads it: its type, its message and the HTTP status that fits whose failure it is. */
+function errorAnswer(err: Error, c: Context): Response {
+  if (err instanceof HttpError) return c.json({ error: { type: err.type, message: err.message } }, err.status);
+  // Refused before the episode stepped: the trainer may send a corrected completion.
+  if (err instanceof TokenIdError) {
+    return c.json({ error: { type: "invalid_request", message: `token mode: ${err.message}` } }, 400);
+  }
+  if (err instanceof TaskError) return c.json({ error: { type: "invalid_task", message: err.message } }, 400);
+  if (err instanceof EngineDownError) return c.json({ error: { type: "engine_down", message: err.message } }, 503);
+  if (err instanceof InfraError) return c.json({ error: { type: "infra_error", message: err.message } }, 503);
+  return c.json({ error: { type: "internal_error", message: err.message } }, 500);
+}
+
+/** POST /v1/episodes: a fresh episode of the row under its group's profile; its first messages, tools and info. */
+async function openEpisode(ctx: Ctx, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const { opts, table } = ctx;
+  const row = parseRow(body);
+  const group = body.group;
+  if (group !== undefined && typeof group !== "string" && typeof group !== "number") {
+    throw new HttpError(400, "invalid_request", "group must be a string or a number");
+  }
+  table.admit();
+  table.starting++;
+  const release = await ctx.gate.acquire();
+  let ep: HarborEpisode;
+  try {
+    ep = await opts.env.reset(row, group);
+  } finally {
+    release();
+    table.starting--;
+  }
+  const tok = opts.tokens ? new TokenEpisode(ep, opts.tokens) : undefined;
+  let promptIds: number[] | undefined;
+  try {
+    promptIds = tok?.start();
+  } catch (e) {
+    await ep.close();
+    throw new HttpError(500, "template_error", `chat template: ${(e as Error).message}`);
+  }
+  const e = table.add(ep, tok);
+  return {
+    ...(promptIds ? { prompt_token_ids: promptIds } : {}),
+    episode_id: e.id,
+    messages: ep.firstMessages,
+    tools: ep.tools,
+    chat_template_kwargs: ep.chatTemplateKwargs,
+    harness_profile: ep.harnessProfile,
+    harness_model: ep.info.harness_model,
+    profile_key: ep.profileKey,
+    task: ep.task.name,
+    container_id: ep.box.id,
+    max_turns: row.max_turns ?? null,
+    info: ep.info,
+  };
+}
+
+/** POST /v1/warm: boxes started ahead for resets to come (a GRPO group's k resets of one task, the next batch's). */
+async function warmBoxes(ctx: Ctx, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const env = ctx.opts.env;
+  const row = parseRow(body);
+  const n = body.n ?? 1;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 1024) {
+    throw new HttpError(400, "invalid_request", "n must be an integer from 0 to 1024");
+  }
+  const queued = await env.warm(row, n);
+  // This task's boxes (ready, and starting or queued), and every task's ready ones.
+  const mine = await env.warmCount(row);
+  return { task_dir: row.task_dir, queued, ...mine, ready_all: env.pool.size };
+}
+
+/** GET /v1/episodes/ID: where the episode stands. */
+function lookAt(e: Live): Record<string, unknown> {
+  return {
+    episode_id: e.id,
+    harness_profile: e.ep.harnessProfile,
+    task: e.ep.task.name,
+    turns: e.ep.state.turns,
+    done: e.ep.done,
+    exit_status: e.ep.exitStatus ?? null,
+    messages: e.ep.episode.messages,
+  };
+}
+
+/** Whether the episode ended: the state machine applies the turn limit, the agent timeout and the exit status. */
+const ended = (e: Live) => ({ done: e.ep.done, exit_status: e.ep.exitStatus ?? null, turns: e.ep.state.turns });
+
+/** POST /v1/episodes/ID/step: one assistant turn (or, in token mode, its completion's ids) → the observations. */
+async function stepEpisode(ctx: Ctx, e: Live, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const tok = e.tok;
+  if (tok) {
+    const { ids, logprobs } = parseTokenStep(body);
+    return await ctx.table.stepping(e, async () => {
+      const r = await tok.step(ids);
+      e.logprobs!.push(...(logprobs ?? ids.map(() => null)));
+      return {
+        observation_token_ids: r.observationTokenIds,
+        template_rewrite: r.templateRewrite,
+        assistant: r.assistant,
+        observations: r.observations,
+        ...ended(e),
+      };
+    });
+  }
+  if (body.completion_token_ids !== undefined) {
+    throw new HttpError(400, "invalid_request", "completion_token_ids needs the server in token mode (--tokenizer)");
+  }
+  const turn = parseTurn(body);
+  return await ctx.table.stepping(e, async () => ({ observations: (await e.ep.step(turn)).observations, ...ended(e) }));
+}
+
+/** POST /v1/episodes/ID/finish: the task's tests decide the reward; the episode's containers are removed. */
+async function finishEpisode(ctx: Ctx, e: Live): Promise<Record<string, unknown>> {
+  if (e.busy) throw new HttpError(409, "episode_busy", "a step of this episode is still running");
+  ctx.table.end(e.id, "finished (its reward was the answer to that finish)");
+  const r = await e.ep.finish();
+  return {
+    episode_id: e.id,
+    reward: r.reward,
+    metrics: r.metrics,
+    answer: r.answer,
+    verifier_error: r.verifierError ?? null,
+    verifier_mode: r.verifierMode,
+    // What the verifier removed before the tests (links into their inputs, FIFOs): absent when nothing was.
+    ...(r.neutralised ? { neutralised: r.neutralised } : {}),
+    exit_status: r.exitStatus,
+    turns: r.turns,
+    harness_profile: e.ep.harnessProfile,
+    timings: roundTimings(e.ep.timings),
+    ...(e.tok ? tokenFields(e.tok, e.logprobs!) : {}),
   };
 }
 

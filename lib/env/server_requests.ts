@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { Context } from "npm:hono@4.13.19";
 import { pickRow, rowProblem } from "./row_check.ts";
 import type { EnvRow } from "./harbor_env.ts";
-import type { AssistantTurn } from "../harness/episode.ts";
+import type { AssistantTurn } from "../harness/profile_episode.ts";
 
 /** A token step's body: the completion's ids and, optionally, one logprob per id. */
 export function parseTokenStep(body: Record<string, unknown>): { ids: number[]; logprobs?: number[] } {

@@ -5,7 +5,7 @@
  * the chat template writes them, ending with the generation prompt); `lossMask` covers the whole sequence. The
  * trainer never tokenises.
  */
-import type { AssistantTurn } from "../harness/episode.ts";
+import type { AssistantTurn } from "../harness/profile_episode.ts";
 import type { ChatMessage, ToolCall } from "../harness/types.ts";
 import type { TokenModel } from "../tokens/model.ts";
 import type { ReasoningParser, ToolParser } from "../tokens/parsers/types.ts";

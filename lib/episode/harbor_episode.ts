@@ -5,7 +5,7 @@
  * the env server and `HarborEnv`.
  */
 import type { EpisodeState, ExitStatus } from "../harness/episode_state.ts";
-import type { AssistantTurn, ProfileEpisode, StepResult } from "../harness/episode.ts";
+import type { AssistantTurn, ProfileEpisode, StepResult } from "../harness/profile_episode.ts";
 import type { ChatMessage, ToolSchema } from "../harness/types.ts";
 import type { Sandbox } from "../runtime/sandbox.ts";
 import type { EpisodeVerifier } from "../verify/episode_verifier.ts";

@@ -4,7 +4,7 @@
  * the episode's state machine starts its clock with it. A failure removes the box: nothing is left half-started.
  */
 import { EpisodeState } from "../harness/episode_state.ts";
-import { ProfileEpisode } from "../harness/episode.ts";
+import { ProfileEpisode } from "../harness/profile_episode.ts";
 import type { ChatMessage, HarnessProfile } from "../harness/types.ts";
 import { DeadlineExecEnv } from "../runtime/deadline_env.ts";
 import type { Sandbox } from "../runtime/sandbox.ts";

@@ -52,6 +52,11 @@ export type PolicyConfig =
     kind: "script";
     /** The turns.json file. */
     path: string;
+    /**
+     * Let the script call tools a profile lacks (and make tool calls under a text protocol), for testing the
+     * profile's answer to them (`--allow-unknown-tools`; absent: refused before any container starts).
+     */
+    allowUnknownTools?: true;
   };
 
 /** Token mode's settings. */
@@ -144,6 +149,7 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
   const g = new Given(file, flags, fileName);
   const tasks = g.string("tasks");
   const policyName = g.string("policy");
+  const allowUnknownTools = g.bool("allowUnknownTools");
   const url = g.string("endpoint");
   const model = g.string("model");
   const apiKeyEnv = g.string("apiKeyEnv");
@@ -210,6 +216,11 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
   if (named !== "endpoint" && url) {
     throw new UsageError(`eval: ${g.where("endpoint")} is only used with --policy endpoint (policy is ${named})`);
   }
+  if (allowUnknownTools && !script) {
+    throw new UsageError(
+      `eval: ${g.where("allowUnknownTools")} is only used with --policy script:FILE (policy is ${named})`,
+    );
+  }
   // From here an endpoint URL is given exactly when the policy is the endpoint. The endpoint's own settings (sampling,
   // token ids, key, timeout) are accepted, and unused, with another policy.
   const policy: PolicyConfig = url
@@ -234,7 +245,7 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
     }
     : named === "oracle"
     ? { kind: "oracle" }
-    : { kind: "script", path: script };
+    : { kind: "script", path: script, ...(allowUnknownTools ? { allowUnknownTools } : {}) };
 
   return {
     tasks,

@@ -17,6 +17,7 @@ export type RawConfig = Record<string, unknown>;
 export const FIELDS = [
   "tasks",
   "policy",
+  "allowUnknownTools",
   "endpoint",
   "model",
   "apiKeyEnv",

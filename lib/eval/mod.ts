@@ -6,6 +6,7 @@
  */
 export * from "./config.ts";
 export * from "./episode_runner.ts";
+export { EpisodeRecord, lossMask } from "./episode_record.ts";
 export * from "./eval_run.ts";
 export * from "./load_rows.ts";
 export * from "./records/pass_at_k.ts";

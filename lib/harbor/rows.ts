@@ -2,7 +2,7 @@
  * `harbor rows`: one training row per task, `{"task_dir", "messages": [system, user]}`, in the dialect HarborEnv
  * uses without a profile (`NO_PROFILE_DIALECT`, looked up in the process's registry).
  */
-import { fillTemplate } from "../harness/episode.ts";
+import { fillTemplate } from "../harness/profile_episode.ts";
 import { getProfile, NO_PROFILE_DIALECT } from "../harness/registry.ts";
 import { createRuntime } from "../runtime/registry.ts";
 import type { Runtime } from "../runtime/runtime.ts";

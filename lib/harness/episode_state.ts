@@ -4,7 +4,7 @@
  * means the same everywhere and every status that can be produced is in `ExitStatus`.
  */
 
-/** How an episode ended. Every value here can be produced, and the README lists them. */
+/** How an episode ended. Every value here can be produced, and docs/eval.md lists them. */
 export type ExitStatus =
   /** The profile's stop rule ended it (a finish tool, a sentinel, a reply without a call, ...). */
   | "stop_rule"
@@ -23,7 +23,7 @@ export type ExitStatus =
   /** Infrastructure failed: no reward, reported apart and retried; never the policy's doing. */
   | "infra_error";
 
-/** Every exit status, in the order the README lists them. */
+/** Every exit status, in the order docs/eval.md lists them. */
 export const EXIT_STATUSES: readonly ExitStatus[] = [
   "stop_rule",
   "max_turns",

@@ -72,7 +72,7 @@ export {
   ProfileEpisode,
   type StepResult,
   type TurnFlag,
-} from "./episode.ts";
+} from "./profile_episode.ts";
 export { EpisodeSession } from "./session.ts";
 export { type EpisodeLimits, EpisodeState, EXIT_STATUSES, type ExitStatus } from "./episode_state.ts";
 export { drawProfile } from "./draw.ts";

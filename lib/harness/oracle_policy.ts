@@ -3,7 +3,7 @@
  * way a model under that harness would have to. Used by `harbor check`-style checks under every profile and by
  * `pgs eval --policy oracle`.
  */
-import type { ProfileEpisode } from "./episode.ts";
+import type { ProfileEpisode } from "./profile_episode.ts";
 import { protocolDef } from "./protocols/registry.ts";
 import type { ToolCall } from "./types.ts";
 import { read, write } from "./tools/ops.ts";

@@ -7,7 +7,7 @@ import { protocolDef } from "../harness/protocols/registry.ts";
 import { dirname } from "node:path";
 import { ContainerDeadError, InfraError } from "../base/errors.ts";
 import type { HarborEpisode } from "../env/harbor_env.ts";
-import type { AssistantTurn } from "../harness/episode.ts";
+import type { AssistantTurn } from "../harness/profile_episode.ts";
 import { type OracleTurn, oracleTurns } from "../harness/oracle_policy.ts";
 import type { ChatMessage, HarnessProfile, ToolSchema } from "../harness/types.ts";
 import { shQuote, text } from "../runtime/channel.ts";
@@ -118,16 +118,20 @@ export function scriptTurn(turn: Turn | undefined, index: number): AssistantTurn
 /**
  * Plays a turn script (turns.json) from its start in every episode; past its end it replies "Done.". A script that
  * calls tools the episode's profile lacks (or calls tools under a text protocol) is an infrastructure error naming
- * them, never a silent 0 (`pgs eval` refuses it before any container starts).
+ * them, never a silent 0 (`pgs eval` refuses it before any container starts), unless `allowUnknownTools`: then each
+ * turn goes as written, as native tool calls whatever the protocol (`toolTurn` cannot say a tool the profile lacks
+ * under a text protocol, whose block names no tool), and the profile answers it as its harness would an endpoint's
+ * (`pgs eval --allow-unknown-tools`).
  */
-export function scriptPolicy(turns: Turn[], name = "script"): Policy {
+export function scriptPolicy(turns: Turn[], name = "script", options: { allowUnknownTools?: boolean } = {}): Policy {
   const problems = new Map<string, string | undefined>();
+  const allow = options.allowUnknownTools ?? false;
   return {
     name,
     turn(req) {
       const profile = req.episode.episode.profile;
       const key = `${profile.name}@${profile.version}`;
-      if (!problems.has(key)) problems.set(key, scriptProblem(turns, profile));
+      if (!problems.has(key)) problems.set(key, scriptProblem(turns, profile, allow));
       const problem = problems.get(key);
       if (problem) return Promise.reject(new PolicyError(`${name}: ${problem}`, "infra"));
       return Promise.resolve(scriptTurn(turns[req.turn], req.turn));
@@ -202,7 +206,9 @@ export function stopTurn(profile: HarnessProfile, answer: string, turn: number):
 
 /**
  * One call of `tool` with `args` as `profile` writes it: a native tool call (id from `turn`, 0-based), or under a
- * fenced text protocol the block carrying its command argument; undefined where the protocol cannot say it.
+ * fenced text protocol the block carrying its command argument; undefined where the protocol cannot say it. For the
+ * profile's own tools: a fenced block names no tool, so a tool the profile lacks would be written as a call of the
+ * protocol's one tool (the script policy sends such calls as native tool calls instead).
  */
 export function toolTurn(
   profile: HarnessProfile,

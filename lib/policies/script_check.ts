@@ -4,6 +4,11 @@
  * episode without a word. Under a text protocol (fenced blocks, terminus JSON) the policy's actions are the reply's
  * text, so a script's `tool_calls` would be ignored there: such a script is refused too, and its turns must be
  * `{"content": ...}` written in the profile's format.
+ *
+ * `--allow-unknown-tools` lifts both refusals, to test a profile's answer to a call it cannot run: the script's turns
+ * are sent as written, so a native-call profile answers a tool it lacks as its harness does (`unknownTool`, counted in
+ * `unknown_tools`), and a text-protocol profile answers a reply of native tool calls as its harness does (its format
+ * error: a text protocol names no tool, so there is no unknown tool to count there).
  */
 import { UsageError } from "../base/errors.ts";
 import { describeProtocol } from "../harness/describe.ts";
@@ -26,8 +31,12 @@ export async function readScriptFile(path: string): Promise<Turn[]> {
   }
 }
 
-/** What is wrong with running `turns` under `profile`, in words, or undefined when nothing is. */
-export function scriptProblem(turns: Turn[], profile: HarnessProfile): string | undefined {
+/**
+ * What is wrong with running `turns` under `profile`, in words, or undefined when nothing is (always undefined when
+ * `allowUnknownTools`: the profile answers whatever the script calls).
+ */
+export function scriptProblem(turns: Turn[], profile: HarnessProfile, allowUnknownTools = false): string | undefined {
+  if (allowUnknownTools) return undefined;
   const called = [...new Set(turns.flatMap((t) => "tool_calls" in t ? t.tool_calls.map((c) => c.name) : []))];
   if (!called.length) return undefined;
   const p = profile.protocol;
@@ -63,8 +72,12 @@ export function profilesDrawn(
   return [...new Set([...specs].map(resolveProfileName))].sort();
 }
 
-/** Throws a one-line usage error naming the script, the first profile it does not fit, and why. */
-export function checkScript(path: string, turns: Turn[], profiles: string[]): void {
+/**
+ * Throws a one-line usage error naming the script, the first profile it does not fit, and why; nothing when
+ * `allowUnknownTools` (`--allow-unknown-tools`) lets every call through.
+ */
+export function checkScript(path: string, turns: Turn[], profiles: string[], allowUnknownTools = false): void {
+  if (allowUnknownTools) return;
   for (const full of profiles) {
     const problem = scriptProblem(turns, getProfile(full));
     if (problem) throw new UsageError(`--policy script:${path}: ${problem}`);

@@ -1,6 +1,6 @@
 /**
  * The verifier: the task's own tests/test.sh, run where the episode's verifier mode says (`verifier_mode.ts`), its
- * reward read the way Harbor reads it (README, "Where the tests run: verifier modes"). The four modes:
+ * reward read the way Harbor reads it (docs/verifier-modes.md). The four modes:
  * - `isolated` (tasks in pgs's own layout, docs/spec-notes.md): a NEW container from the pristine image that holds
  *   only a copy of the agent's working directory, /tests, and /logs/agent/{final_message.md,capture.json}; nothing
  *   the agent left elsewhere reaches it.

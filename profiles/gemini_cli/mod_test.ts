@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import type { Docker } from "../../lib/runtime/docker/mod.ts";
-import type { ProfileEpisode } from "../../lib/harness/episode.ts";
+import type { ProfileEpisode } from "../../lib/harness/profile_episode.ts";
 import type { ToolCall } from "../../lib/harness/types.ts";
 import { GEMINI_SYSTEM_PROMPT, GEMINI_USER_PARTS, geminiCli } from "./mod.ts";
 import { checkLoop } from "./loop.ts";

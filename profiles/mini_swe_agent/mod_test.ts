@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join, resolve } from "node:path";
-import type { ProfileEpisode } from "../../lib/harness/episode.ts";
+import type { ProfileEpisode } from "../../lib/harness/profile_episode.ts";
 import { fnSchema } from "../../lib/harness/types.ts";
 import { miniSweAgent, miniSweAgentText, MSWEA_SENTINEL, renderToolObservation } from "./mod.ts";
 import { pyJsonLoads } from "../../lib/harness/lang/python_text.ts";

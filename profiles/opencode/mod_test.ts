@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
-import type { ProfileEpisode } from "../../lib/harness/episode.ts";
+import type { ProfileEpisode } from "../../lib/harness/profile_episode.ts";
 import { read, readBytes } from "../../lib/harness/tools/ops.ts";
 import type { ChatMessage } from "../../lib/harness/types.ts";
 import { opencode, quoteArg } from "./mod.ts";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join, resolve } from "node:path";
-import type { ProfileEpisode } from "../../lib/harness/episode.ts";
+import type { ProfileEpisode } from "../../lib/harness/profile_episode.ts";
 import type { ChatMessage, TextPart } from "../../lib/harness/types.ts";
 import { NUDGE, openhandsSdk } from "./mod.ts";
 import { maybeTruncate, TIMEOUT_MESSAGE_TEMPLATE } from "./terminal.ts";

@@ -3,7 +3,7 @@
  * example tasks is in tests/profiles_suite_test.ts).
  */
 import assert from "node:assert/strict";
-import type { ProfileEpisode } from "../../lib/harness/episode.ts";
+import type { ProfileEpisode } from "../../lib/harness/profile_episode.ts";
 import type { HarnessProfile } from "../../lib/harness/types.ts";
 import type { Sandbox } from "../../lib/runtime/sandbox.ts";
 import { pyRepr } from "../../lib/harness/lang/python_text.ts";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import type { ProfileEpisode } from "../../lib/harness/episode.ts";
+import type { ProfileEpisode } from "../../lib/harness/profile_episode.ts";
 import type { ChatMessage } from "../../lib/harness/types.ts";
 import { pi } from "./mod.ts";
 import { parseArguments, partialJsonParse, prepareEditArguments, validateArguments } from "./args.ts";

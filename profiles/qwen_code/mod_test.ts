@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import type { Docker } from "../../lib/runtime/docker/mod.ts";
-import type { ProfileEpisode } from "../../lib/harness/episode.ts";
+import type { ProfileEpisode } from "../../lib/harness/profile_episode.ts";
 import type { ChatMessage, TextPart, ToolOutput } from "../../lib/harness/types.ts";
 import { QWEN_SYSTEM_PROMPT, QWEN_USER_PARTS, qwenCode } from "./mod.ts";
 import { qwenDate } from "./first_message.ts";

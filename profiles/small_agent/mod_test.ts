@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { ProfileEpisode } from "../../lib/harness/episode.ts";
+import type { ProfileEpisode } from "../../lib/harness/profile_episode.ts";
 import { read } from "../../lib/harness/tools/ops.ts";
 import { SMALL_AGENT_EDIT } from "./edit_match.ts";
 import { smallAgent } from "./mod.ts";

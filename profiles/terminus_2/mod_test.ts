@@ -1,7 +1,7 @@
 /** terminus-2: the flag stop in the engine, then real episodes in a tmux pane (keystrokes, waits, feedback). */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ProfileEpisode } from "../../lib/harness/episode.ts";
+import { ProfileEpisode } from "../../lib/harness/profile_episode.ts";
 import type { KeyCommand } from "../../lib/harness/types.ts";
 import type { Sandbox } from "../../lib/runtime/sandbox.ts";
 import { terminus2 } from "./mod.ts";

@@ -7,7 +7,7 @@ import type { VerifierMode } from "../../task/verifier_mode.ts";
  * (a torn last line is dropped on resume).
  */
 import type { ChatMessage, ToolSchema } from "../../harness/types.ts";
-import type { TurnFlag } from "../../harness/episode.ts";
+import type { TurnFlag } from "../../harness/profile_episode.ts";
 
 /** The format tag of every record; bumped on incompatible changes. */
 export const TRAJECTORY_FORMAT = "pgs.trajectory/1";

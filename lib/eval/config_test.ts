@@ -1,18 +1,12 @@
 /** The eval runner's configuration without Docker: flags over the file, bad values, the policy kinds, --cross. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { buildConfig, DEFAULT_OUT, DEFAULT_SEED, parseWeights, readConfigFile } from "../lib/eval/config.ts";
-import { DEFAULT_REQUEST_TIMEOUT_SEC } from "../lib/policies/endpoint_policy.ts";
-import { DEFAULT_MAX_TURNS } from "../lib/eval/episode_runner.ts";
-import {
-  crossRows,
-  DEFAULT_K,
-  DEFAULT_MAX_CONCURRENT,
-  DEFAULT_MAX_STARTING,
-  rowIds,
-} from "../lib/eval/run_episodes.ts";
-import { UsageError } from "../lib/base/errors.ts";
-import { registerBuiltins } from "../profiles/mod.ts";
+import { buildConfig, DEFAULT_OUT, DEFAULT_SEED, parseWeights, readConfigFile } from "./config.ts";
+import { DEFAULT_REQUEST_TIMEOUT_SEC } from "../policies/endpoint_policy.ts";
+import { DEFAULT_MAX_TURNS } from "./episode_runner.ts";
+import { crossRows, DEFAULT_K, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_STARTING, rowIds } from "./run_episodes.ts";
+import { UsageError } from "../base/errors.ts";
+import { registerBuiltins } from "../../profiles/mod.ts";
 
 registerBuiltins();
 

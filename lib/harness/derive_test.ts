@@ -4,9 +4,9 @@
  * line and `pgs harness profiles` shows what it changed.
  */
 import assert from "node:assert/strict";
-import { deriveProfile } from "../lib/harness/derive.ts";
-import { ProfileRegistry } from "../lib/harness/registry.ts";
-import { geminiCli } from "../profiles/gemini_cli/mod.ts";
+import { deriveProfile } from "./derive.ts";
+import { ProfileRegistry } from "./registry.ts";
+import { geminiCli } from "../../profiles/gemini_cli/mod.ts";
 
 const NEXT = {
   version: "9.9.9",

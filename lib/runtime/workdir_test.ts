@@ -1,6 +1,6 @@
 /** Which working directory a task's episodes use: task.toml, else the image's WORKDIR, else /workdir. */
 import assert from "node:assert/strict";
-import { dockerfileWorkdir, effectiveWorkdir, effectiveWorkdirOrRoot } from "../lib/runtime/workdir.ts";
+import { dockerfileWorkdir, effectiveWorkdir, effectiveWorkdirOrRoot } from "./workdir.ts";
 
 Deno.test("effectiveWorkdir: task.toml wins, then the image's WORKDIR unless it is / or unset, then /workdir", () => {
   assert.equal(effectiveWorkdir("/x", "/app"), "/x");

@@ -7,7 +7,7 @@ import {
   terminusErrorPrompt,
   terminusFeedback,
   terminusObservation,
-} from "../lib/harness/protocols/terminus_json.ts";
+} from "./terminus_json.ts";
 
 const obj = (rest: string) => `{"analysis": "a", "plan": "p", "commands": ${rest}}`;
 const LS = '[{"keystrokes": "ls\\n", "duration": 0.1}]';

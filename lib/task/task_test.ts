@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
-import { TaskError } from "../lib/base/errors.ts";
-import { setWarningSink } from "../lib/base/warn.ts";
-import { findTasks, loadTask } from "../lib/task/task.ts";
+import { TaskError } from "../base/errors.ts";
+import { setWarningSink } from "../base/warn.ts";
+import { findTasks, loadTask } from "./task.ts";
 
 /** Writes `files` (relative path → content) under a new temp dir, runs `fn`, and removes the dir. */
 async function withTree(files: Record<string, string>, fn: (root: string) => Promise<void>): Promise<void> {

@@ -1,8 +1,8 @@
 /** A row's fields are checked once (`lib/env/row_check.ts`), for a rows JSONL and the env server alike. */
 import assert from "node:assert/strict";
-import { pickRow, rowProblem } from "../lib/env/row_check.ts";
-import { parseRows } from "../lib/eval/load_rows.ts";
-import { registerBuiltins } from "../profiles/mod.ts";
+import { pickRow, rowProblem } from "./row_check.ts";
+import { parseRows } from "../eval/load_rows.ts";
+import { registerBuiltins } from "../../profiles/mod.ts";
 
 registerBuiltins();
 

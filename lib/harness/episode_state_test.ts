@@ -1,8 +1,9 @@
 /** The one episode state machine: its limits, the first end winning, and every status documented in docs/eval.md. */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { EpisodeState, EXIT_STATUSES } from "../lib/harness/episode_state.ts";
-import { ROOT } from "./eval_helpers.ts";
+import { join, resolve } from "node:path";
+import { EpisodeState, EXIT_STATUSES } from "./episode_state.ts";
+
+const ROOT = resolve(import.meta.dirname!, "../..");
 
 Deno.test("episode state: the turn limit, the agent timeout, and the first end wins", () => {
   const s = new EpisodeState({ maxTurns: 2, timeoutSec: 10 }, 0);

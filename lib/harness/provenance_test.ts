@@ -5,13 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import { parseSource } from "../lib/harness/provenance.ts";
-import { getProfile, profileNames } from "../lib/harness/registry.ts";
-import { registerBuiltins } from "../profiles/mod.ts";
+import { parseSource } from "./provenance.ts";
+import { getProfile, profileNames } from "./registry.ts";
+import { registerBuiltins } from "../../profiles/mod.ts";
 
 registerBuiltins();
 
-const ROOT = resolve(import.meta.dirname!, "..");
+const ROOT = resolve(import.meta.dirname!, "../..");
 /** The profiles that are pgs's own, not emulations: the only ones that may cite `pgs:`. */
 const OWN = ["palingenesis-default@1", "small-agent@1"];
 

@@ -1,12 +1,11 @@
 /**
  * The registered protocols (`lib/harness/protocols/`), one suite run against each: what it writes for a call (or a
- * command, or its completion flag) it reads back as the same action, and the fenced parser's own rules.
+ * command, or its completion flag) it reads back as the same action (the fenced parser's own rules: fenced_test.ts).
  */
 import assert from "node:assert/strict";
-import { parseFenced } from "../lib/harness/protocols/fenced.ts";
-import { protocolDef, PROTOCOLS } from "../lib/harness/protocols/registry.ts";
-import { parseTerminusJson } from "../lib/harness/protocols/terminus_json.ts";
-import type { Protocol } from "../lib/harness/types.ts";
+import { protocolDef, PROTOCOLS } from "./registry.ts";
+import { parseTerminusJson } from "./terminus_json.ts";
+import type { Protocol } from "../types.ts";
 
 /** One instance of each protocol kind. */
 const SAMPLES: { [K in Protocol["kind"]]: Extract<Protocol, { kind: K }> } = {
@@ -46,13 +45,3 @@ for (const p of Object.values(SAMPLES) as Protocol[]) {
     }
   });
 }
-
-Deno.test("fenced: exactly one block, else the count in the error", () => {
-  const p = SAMPLES.fenced;
-  const one = parseFenced(p, "thinking\n```mswea_bash_command\nls -la\n```\n");
-  assert.deepEqual(one, { calls: [{ id: "t0", name: "bash", args: { command: "ls -la" }, raw: "ls -la" }] });
-  assert.deepEqual(parseFenced(p, "no block"), { error: "Expected exactly 1 action, found 0.", none: true });
-  const two = "```mswea_bash_command\na\n```\n```mswea_bash_command\nb\n```";
-  assert.deepEqual(parseFenced(p, two), { error: "Expected exactly 1 action, found 2." });
-  assert.equal(protocolDef(p).encode(p, "bash", {}, "x", ""), undefined, "a call without the block's argument");
-});

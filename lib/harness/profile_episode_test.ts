@@ -1,12 +1,12 @@
 /** The turn engine's generic behaviour, without a container: echoes, format errors, unknown tools, stop rules. */
 import assert from "node:assert/strict";
-import { ProfileEpisode } from "../lib/harness/episode.ts";
-import { fnSchema, type HarnessProfile } from "../lib/harness/types.ts";
-import type { ExecEnv } from "../lib/runtime/exec_env.ts";
-import { renderCutOff } from "../profiles/mini_swe_agent/mod.ts";
-import { getProfile } from "../lib/harness/registry.ts";
-import { call } from "./profile_helpers.ts";
-import { registerBuiltins } from "../profiles/mod.ts";
+import { ProfileEpisode } from "./profile_episode.ts";
+import { fnSchema, type HarnessProfile } from "./types.ts";
+import type { ExecEnv } from "../runtime/exec_env.ts";
+import { renderCutOff } from "../../profiles/mini_swe_agent/mod.ts";
+import { getProfile } from "./registry.ts";
+import { call } from "../../tests/profile_helpers.ts";
+import { registerBuiltins } from "../../profiles/mod.ts";
 
 registerBuiltins();
 

@@ -1,6 +1,6 @@
 /** Reading reward.json / reward.txt (pure). */
 import assert from "node:assert/strict";
-import { parseReward } from "../lib/verify/reward.ts";
+import { parseReward } from "./reward.ts";
 
 Deno.test("reward.txt: a number on the first line", () => {
   assert.deepEqual(parseReward({ txt: "1\n" }), { reward: 1, metrics: {} });

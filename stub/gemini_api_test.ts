@@ -1,8 +1,8 @@
 /** The stub's Gemini routes (gemini-cli): generateContent, streamGenerateContent?alt=sse, countTokens, errors. */
 import assert from "node:assert/strict";
-import { stubApp } from "./stub_helpers.ts";
+import { stubApp } from "../tests/stub_helpers.ts";
 import { ScriptRunner, type Turn } from "../lib/script/script.ts";
-import { assembleGeminiChunks, geminiMessages, geminiTools } from "../stub/gemini_api.ts";
+import { assembleGeminiChunks, geminiMessages, geminiTools } from "./gemini_api.ts";
 
 const TURNS: Turn[] = [
   { tool_calls: [{ name: "run_shell_command", arguments: { command: "ls -la" } }] },
