@@ -48,13 +48,13 @@ function layerOf(path: string): [string, number] | undefined {
   return hit;
 }
 
-/** Every source file of the layers (tests, benches and fixtures are outside them). */
+/** Every source file of the layers (tests, their `testdata/` folders, benches and fixtures are outside them). */
 async function sourceFiles(): Promise<string[]> {
   const out: string[] = [];
   async function walk(dir: string): Promise<void> {
     for await (const e of Deno.readDir(join(ROOT, dir))) {
       const rel = `${dir}/${e.name}`;
-      if (e.isDirectory) await walk(rel);
+      if (e.isDirectory && e.name !== "testdata") await walk(rel);
       else if (e.name.endsWith(".ts") && !e.name.endsWith("_test.ts")) out.push(rel);
     }
   }
