@@ -6,34 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import type { ChatMessage, TextPart, ToolOutput } from "../../lib/harness/types.ts";
+import type { TextPart } from "../../lib/harness/types.ts";
 import { QWEN_SYSTEM_PROMPT, QWEN_USER_PARTS, qwenCode } from "./mod.ts";
 import { qwenDate } from "./first_message.ts";
+import { onePart, recorded } from "./testdata/fixtures.ts";
 import { QWEN_REGISTRY, qwenUnknownTool } from "./unknown_tool.ts";
 
 const GOLDEN = resolve(import.meta.dirname!, "..", "..", "tests", "golden", "qwen-code");
-
-/** One recorded call: its index in the run, the tool, the echoed arguments and the result, paths as placeholders. */
-interface Recorded {
-  i: number;
-  name: string;
-  arguments: string;
-  result: string;
-}
-
-async function recorded(run: string): Promise<Recorded[]> {
-  return JSON.parse(await Deno.readTextFile(resolve(GOLDEN, `replay_${run}.json`)));
-}
-
-/** The text of a tool message's content, which must be a list of exactly one text part. */
-function onePart(content: ChatMessage["content"] | ToolOutput): string {
-  assert.ok(Array.isArray(content), "tool results are a list of parts");
-  assert.equal(content.length, 1);
-  const part = content[0] as TextPart;
-  assert.deepEqual(Object.keys(part), ["type", "text"]);
-  assert.equal(part.type, "text");
-  return part.text;
-}
 
 // -------------------------------------------------------------------------------------------------------------------
 // Without a container

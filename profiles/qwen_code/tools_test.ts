@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import type { Docker } from "../../lib/runtime/docker/mod.ts";
 import type { ProfileEpisode } from "../../lib/harness/profile_episode.ts";
-import type { ChatMessage, TextPart, ToolOutput } from "../../lib/harness/types.ts";
 import { QWEN_SYSTEM_PROMPT, QWEN_USER_PARTS, qwenCode } from "./mod.ts";
 import { qwenDate } from "./first_message.ts";
+import { onePart, type Recorded, recorded } from "./testdata/fixtures.ts";
 import { dockerTest } from "../../tests/docker_helpers.ts";
 import { call, EXAMPLE_TASKS, runTool, withEpisode } from "../../tests/profile_helpers.ts";
 
@@ -13,28 +13,6 @@ const GOLDEN = resolve(import.meta.dirname!, "..", "..", "tests", "golden", "qwe
 const FIX = resolve(EXAMPLE_TASKS, "fix-word-count");
 const COUNT = resolve(EXAMPLE_TASKS, "count-error-lines");
 const WORKDIR = "/workdir";
-
-/** One recorded call: its index in the run, the tool, the echoed arguments and the result, paths as placeholders. */
-interface Recorded {
-  i: number;
-  name: string;
-  arguments: string;
-  result: string;
-}
-
-async function recorded(run: string): Promise<Recorded[]> {
-  return JSON.parse(await Deno.readTextFile(resolve(GOLDEN, `replay_${run}.json`)));
-}
-
-/** The text of a tool message's content, which must be a list of exactly one text part. */
-function onePart(content: ChatMessage["content"] | ToolOutput): string {
-  assert.ok(Array.isArray(content), "tool results are a list of parts");
-  assert.equal(content.length, 1);
-  const part = content[0] as TextPart;
-  assert.deepEqual(Object.keys(part), ["type", "text"]);
-  assert.equal(part.type, "text");
-  return part.text;
-}
 
 /** Runs one call as a one-call assistant turn and returns the result text. */
 async function run(ep: ProfileEpisode, name: string, args: unknown, raw?: string): Promise<string> {
