@@ -20,7 +20,7 @@ import { channelHelper } from "./channel_helper/helper.ts";
 import { KILLER_READY } from "./channel_killer.ts";
 import { KILLER_SERVER } from "./channel_script.ts";
 import { isRootUser } from "./users.ts";
-import { networkAllowed, networkPlan } from "../task/network_plan.ts";
+import { agentNetwork, networkAllowed } from "../task/network_plan.ts";
 
 /** Options for starting an episode container. */
 export interface SandboxOptions {
@@ -234,8 +234,7 @@ export class Sandbox implements ExecEnv {
 
   /** The agent's turns (of the first step, or of `step`) begin: the box gets the agent phase's network. */
   async agentPhase(step?: TaskStep): Promise<void> {
-    // `[steps.agent]`'s, else `[agent]`'s, else the environment's: the agent phase does not depend on the mode.
-    const net = await this.useNetwork(networkAllowed(networkPlan(this.task.config, "shared", step?.config).agent));
+    const net = await this.useNetwork(networkAllowed(agentNetwork(this.task.config, step?.config)));
     if (!net.ok) throw new InfraError(`${this.task.name}: ${net.error}`, "start");
   }
 

@@ -22,10 +22,15 @@ export interface NetworkPlan {
   verifier: NetworkPolicy;
 }
 
+/** The agent phase's network: `[steps.agent]`'s, else `[agent]`'s, else the environment's (whatever the mode). */
+export function agentNetwork(config: TaskConfig, step?: StepConfig): NetworkPolicy {
+  return step?.agent.network ?? config.agent.network ?? config.environment.network;
+}
+
 /** The plan of `config`'s episode (or of its `step`) verified in `mode`. */
 export function networkPlan(config: TaskConfig, mode: VerifierMode, step?: StepConfig): NetworkPlan {
   const agentBaseline = config.environment.network;
-  const agent = step?.agent.network ?? config.agent.network ?? agentBaseline;
+  const agent = agentNetwork(config, step);
   const separateEnv = step?.verifier.environment ?? config.verifier.environment;
   const verifierBaseline = mode === "separate" ? (separateEnv ?? config.environment).network : undefined;
   const verifier = step?.verifier.network ?? config.verifier.network ?? verifierBaseline ?? agentBaseline;
