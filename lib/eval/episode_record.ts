@@ -24,7 +24,7 @@ export class EpisodeRecord {
   /** The trajectory's fields known before it ends. */
   readonly base: Omit<Trajectory, "exit_status" | "reward" | "timings" | "ended_at">;
   /** Milliseconds per phase. */
-  readonly timings = { start_ms: 0, policy_ms: 0, tools_ms: 0, verify_ms: 0, total_ms: 0 };
+  readonly timings: Trajectory["timings"] = { start_ms: 0, policy_ms: 0, tools_ms: 0, verify_ms: 0, total_ms: 0 };
   readonly #t0 = performance.now();
   readonly #tokens: (TurnTokens | undefined)[] = [];
   readonly #drift: number[] = [];
@@ -152,7 +152,7 @@ export class EpisodeRecord {
   #end(t: Partial<Trajectory> & { exit_status: ExitStatus; reward: number | null }): Trajectory {
     const timings = this.timings;
     timings.total_ms = this.elapsedMs;
-    for (const k of Object.keys(timings) as (keyof typeof timings)[]) timings[k] = Math.round(timings[k]);
+    for (const k of Object.keys(timings) as (keyof typeof timings)[]) timings[k] = Math.round(timings[k] ?? 0);
     return { ...this.base, ...t, timings, ended_at: new Date().toISOString() };
   }
 }

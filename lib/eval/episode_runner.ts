@@ -126,7 +126,9 @@ async function start(
 ): Promise<HarborEpisode | Trajectory> {
   const release = await opts.startGate?.acquire();
   try {
-    return await env.reset(job.row, job.rowId, { maxTurns: opts.maxTurns ?? DEFAULT_MAX_TURNS });
+    const ep = await env.reset(job.row, job.rowId, { maxTurns: opts.maxTurns ?? DEFAULT_MAX_TURNS });
+    if (ep.box.pod) rec.timings.services_ms = ep.box.timings.services;
+    return ep;
   } catch (e) {
     if (e instanceof EngineDownError) throw e;
     // The task's own name when its folder loads (its start failed later: build, setup, healthcheck).

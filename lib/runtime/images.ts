@@ -4,7 +4,8 @@
  */
 import { createHash } from "node:crypto";
 import { join, relative } from "node:path";
-import type { ImageFacts, Runtime } from "./runtime.ts";
+import type { BuildOptions, ImageFacts, ImageHealthcheck, Runtime } from "./runtime.ts";
+import type { ComposeService } from "../task/compose_types.ts";
 import { InfraError } from "../base/errors.ts";
 import type { Task, TaskStep } from "../task/task.ts";
 import type { EnvironmentConfig } from "../task/task_config.ts";
@@ -23,6 +24,8 @@ export interface ImageInfo {
   workdir?: string;
   /** Whether the image sets an ENTRYPOINT (default: unknown, treated as set). */
   entrypoint?: boolean;
+  /** The image's HEALTHCHECK (default: none). */
+  healthcheck?: ImageHealthcheck;
 }
 
 /** Hashes a build context: every file's path, mode and content, sorted, so equal contexts share one image. */
@@ -126,7 +129,8 @@ export class ImageStore {
             );
           }
         }
-        return { ref, arch: facts.arch, user: facts.user, workdir: facts.workdir, entrypoint: facts.entrypoint };
+        const { arch, user, workdir, entrypoint, healthcheck } = facts;
+        return { ref, arch, user, workdir, entrypoint, ...(healthcheck ? { healthcheck } : {}) };
       })();
       p.catch(() => this.#present.delete(ref));
       this.#present.set(ref, p);
@@ -134,16 +138,35 @@ export class ImageStore {
     return p;
   }
 
-  #build(task: Task, dir: string, dockerfile: string): Promise<ImageInfo> {
-    const key = dir;
+  /**
+   * A pod sidecar's image (`lib/runtime/pod.ts`): its `build` made once per context, Dockerfile, args and target
+   * (tagged `pgs-svc:<hash>`), else its `image` after the `images` mapping, pulled when the engine lacks it.
+   */
+  resolveService(task: Task, service: ComposeService): Promise<ImageInfo> {
+    const b = service.build;
+    if (!b) {
+      if (!service.image) {
+        throw new InfraError(`${task.name}: service ${service.name} has neither image nor build`, "image");
+      }
+      return this.#inspect(this.images[service.image] ?? service.image, task);
+    }
+    const opts = { dockerfile: b.dockerfile, args: b.args, ...(b.target ? { target: b.target } : {}) };
+    const shown = `${relative(task.dir, join(b.context, b.dockerfile))} (service ${service.name})`;
+    return this.#build(task, b.context, shown, opts, "pgs-svc");
+  }
+
+  #build(task: Task, dir: string, dockerfile: string, opts: BuildOptions = {}, repo = "pgs-env"): Promise<ImageInfo> {
+    const extra = opts.dockerfile || opts.args || opts.target ? JSON.stringify(opts) : "";
+    const key = `${dir}\0${extra}`;
     let p = this.#builds.get(key);
     if (!p) {
       p = (async () => {
-        const tag = `pgs-env:${(await contextHash(dir)).slice(0, 16)}`;
+        const hash = createHash("sha256").update(await contextHash(dir)).update(extra).digest("hex");
+        const tag = `${repo}:${(extra ? hash : await contextHash(dir)).slice(0, 16)}`;
         const mapped = this.images[tag] ?? tag;
         if (mapped !== tag || await this.runtime.inspectImage(tag)) return this.#inspect(mapped, task);
         const timeoutMs = task.config.environment.buildTimeoutSec * 1000;
-        const r = await this.runtime.buildImage(dir, tag, timeoutMs);
+        const r = await this.runtime.buildImage(dir, tag, timeoutMs, opts);
         const kind = this.runtime.kind;
         if (!r.ok && r.timedOut) {
           throw new InfraError(
@@ -153,7 +176,7 @@ export class ImageStore {
           );
         }
         if (!r.ok) {
-          const text = await Deno.readTextFile(join(dir, "Dockerfile")).catch(() => "");
+          const text = await Deno.readTextFile(join(dir, opts.dockerfile ?? "Dockerfile")).catch(() => "");
           throw new InfraError(
             `${task.name}: ${kind} build of ${dockerfile} failed: ${buildFailure(r.stderr, text)}`,
             "build",

@@ -8,13 +8,16 @@ export type {
   Box,
   BoxExecOptions,
   BoxLimits,
+  BoxMount,
   BoxPipe,
   BoxSpec,
   BoxState,
+  BuildOptions,
   BuildOutcome,
   Done,
   ExecProcess,
   ImageFacts,
+  ImageHealthcheck,
   ProcResult,
   Runtime,
   RuntimeOptions,
@@ -45,6 +48,8 @@ export { type LocalEnvOptions, LocalExecEnv } from "./local_env.ts";
 export { type ChannelOptions, ExecChannel, shQuote, text } from "./channel.ts";
 export { Sandbox, type SandboxOptions, type StartTimings } from "./sandbox.ts";
 export { type ImageInfo, ImageStore } from "./images.ts";
+export { healthcheckOf, Pod, POD_LABELS, type PodTimings } from "./pod.ts";
+export { podManifest, type PodManifestInput, podManifestYaml } from "./kube_manifest.ts";
 export type { WorkdirLayer } from "./workdir_image.ts";
 export { DEFAULT_WORKDIR, dockerfileWorkdir, effectiveWorkdir, taskWorkdir } from "./workdir.ts";
 export { removeOwnContainers, trackedContainers } from "./hygiene.ts";

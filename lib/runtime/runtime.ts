@@ -60,6 +60,8 @@ export interface BoxState {
   status: "running" | "stopped" | "unknown";
   /** The engine's words when `unknown`. */
   detail: string;
+  /** The main process's exit code when `stopped` (default: not reported). */
+  exitCode?: number;
 }
 
 /** A tar stream read out of a box; `done` tells whether the whole tree came. */
@@ -104,7 +106,44 @@ export interface Box {
   setNetwork(allow: boolean): Promise<Done>;
   /** The main process's pipe, when the box was started tied to one (`BoxSpec.pipe`); undefined otherwise. */
   readonly main?: BoxPipe;
+  /** The last `lines` lines the main process wrote (stdout and stderr), for messages; "" when the engine cannot say. */
+  logs(lines: number): Promise<string>;
+  /** The host path of the box's `/etc/hosts` as its engine sees it (a pod member shares it); undefined if unknown. */
+  hostsPath(): Promise<string | undefined>;
 }
+
+/** A mount of a pod member: a named volume of the engine, a host folder or file, or a tmpfs. */
+export type BoxMount =
+  | {
+    /** A volume made with `Runtime.createVolume`. */
+    type: "volume";
+    /** The volume's engine name. */
+    source: string;
+    /** The path in the box. */
+    target: string;
+    /** Read-only (default false). */
+    readOnly?: boolean;
+    /** Do not copy the image's files at `target` into the volume (default false). */
+    nocopy?: boolean;
+  }
+  | {
+    /** A host path (on the engine's host). */
+    type: "bind";
+    /** The host path, absolute. */
+    source: string;
+    /** The path in the box. */
+    target: string;
+    /** Read-only (default false). */
+    readOnly?: boolean;
+  }
+  | {
+    /** A tmpfs. */
+    type: "tmpfs";
+    /** The path in the box. */
+    target: string;
+    /** Its size in bytes (default: the engine's). */
+    sizeBytes?: number;
+  };
 
 /**
  * The stdin and stdout of a box's main process, held by pgs (`run -i --rm`, attached). The box lives as long as the
@@ -159,6 +198,26 @@ export interface BoxLimits {
 export interface BoxSpec {
   /** Image reference. */
   image: string;
+  /**
+   * Join this box's network namespace and `/etc/hosts` (a pod's later member: it reaches the others over loopback);
+   * the joining box takes no network of its own. Default: a namespace of its own.
+   */
+  joins?: Box;
+  /** Names that resolve to 127.0.0.1 in the box (`/etc/hosts`; a pod's first member, shared with those joining it). */
+  hosts?: string[];
+  /** Volumes, host paths and tmpfs mounted in the box (default none). */
+  mounts?: BoxMount[];
+  /** Run under an init that reaps zombies (default true; a task's sidecar keeps Compose's default, false). */
+  init?: boolean;
+  /**
+   * The image's ENTRYPOINT replaced by this argv (`[]` clears it), `command` then being its arguments; overrides
+   * `replaceEntrypoint`. Default: the image's.
+   */
+  entrypoint?: string[];
+  /** Stop grace period in seconds (`--stop-timeout`; default the engine's). */
+  stopTimeoutSec?: number;
+  /** More labels (a pod's id, a member's service); the hygiene labels are always added. Default none. */
+  labels?: Record<string, string>;
   /** Limits; the box also runs under an init that reaps zombies. */
   limits: BoxLimits;
   /** What the box is for (`episode`, `verifier`, ...), as a label. */
@@ -167,13 +226,14 @@ export interface BoxSpec {
   task: string;
   /** Environment of the main process and of every exec (default none). */
   env?: Record<string, string>;
-  /** The working directory, made when the image lacks it. */
+  /** The working directory, made when the image lacks it ("": the image's own). */
   workdir: string;
   /** User of the main process and default user of execs (default: the image's USER). */
   user?: string;
   /**
-   * The main process, which must idle until the box is removed. With `replaceEntrypoint` its first word replaces the
-   * image's ENTRYPOINT; otherwise it is the CMD after the image's ENTRYPOINT (default false).
+   * The main process, which must idle until the box is removed (a pod's sidecar runs its service). With
+   * `replaceEntrypoint` its first word replaces the image's ENTRYPOINT; otherwise it is the CMD after the image's
+   * ENTRYPOINT (default false); `[]` keeps the image's CMD.
    */
   command: string[];
   /** See `command` (default false). */
@@ -209,6 +269,32 @@ export interface ImageFacts {
   volumes: string[];
   /** Whether it sets an ENTRYPOINT (a box's command then runs as its arguments). */
   entrypoint: boolean;
+  /** Its HEALTHCHECK, as Docker stores it (default: none set). */
+  healthcheck?: ImageHealthcheck;
+}
+
+/** An image's HEALTHCHECK: `test` in Docker's form (`["CMD", ...]`, `["CMD-SHELL", line]`, `["NONE"]`). */
+export interface ImageHealthcheck {
+  /** The check. */
+  test: string[];
+  /** Between checks, ms (default: Docker's 30 s). */
+  intervalMs?: number;
+  /** One check's bound, ms (default: Docker's 30 s). */
+  timeoutMs?: number;
+  /** Failures in a row that make it unhealthy (default: Docker's 3). */
+  retries?: number;
+  /** Grace after start, ms (default 0). */
+  startPeriodMs?: number;
+}
+
+/** What a build may say beyond its context (Compose's `build:`). */
+export interface BuildOptions {
+  /** The Dockerfile, relative to the context (default `Dockerfile`). */
+  dockerfile?: string;
+  /** `--build-arg`s (default none). */
+  args?: Record<string, string>;
+  /** The stage to build (default: the last). */
+  target?: string;
 }
 
 /** The outcome of an image build. */
@@ -243,7 +329,7 @@ export interface Runtime {
   /** Pulls `ref` from its registry; false when it cannot be had within `timeoutMs`. */
   pullImage(ref: string, timeoutMs: number): Promise<boolean>;
   /** Builds `contextDir` (its `Dockerfile`) into `tag`, killed at `timeoutMs`; leaves no intermediate container. */
-  buildImage(contextDir: string, tag: string, timeoutMs: number): Promise<BuildOutcome>;
+  buildImage(contextDir: string, tag: string, timeoutMs: number, opts?: BuildOptions): Promise<BuildOutcome>;
   /**
    * Makes image `tag` from `base` plus the tar `archive` extracted at `/` (the episode image with its workdir baked
    * in), keeping `base`'s config; `task` labels its transient container.
@@ -263,7 +349,14 @@ export interface Runtime {
   start(spec: BoxSpec): Promise<Box>;
   /** A handle on box `id` of this engine, not tracked (looking up a box this process did not start, in tests). */
   box(id: string): Box;
-  /** Removes boxes left on this host by pgs processes that are gone; once per runtime per process. Returns their ids. */
+  /** Makes a named volume labelled as this process's, for `task` (a pod's shared volume); returns its engine name. */
+  createVolume(task: string): Promise<string>;
+  /** Removes volumes made by `createVolume` (their boxes removed first); false when one stayed. Never throws. */
+  removeVolumes(names: string[]): Promise<boolean>;
+  /**
+   * Removes boxes left on this host by pgs processes that are gone, and then their volumes; once per runtime per
+   * process. Returns the boxes' ids.
+   */
   sweepOrphans(): Promise<string[]>;
   /** Removes every box this process started on this engine (tracked, or labelled with this run), asynchronously. */
   removeOwn(): Promise<void>;

@@ -21,6 +21,7 @@ import { KILLER_READY } from "./channel_killer.ts";
 import { KILLER_SERVER } from "./channel_script.ts";
 import { isRootUser } from "./users.ts";
 import { agentNetwork, networkAllowed } from "../task/network_plan.ts";
+import { Pod } from "./pod.ts";
 
 /** Options for starting an episode container. */
 export interface SandboxOptions {
@@ -67,6 +68,23 @@ export interface StartTimings {
   setup: number;
   /** Waiting for the healthcheck to pass. */
   healthcheck: number;
+  /** Starting a pod's sidecars until `main`'s dependencies held (0 without a pod; their images count in `image`). */
+  services: number;
+}
+
+/**
+ * The agent's image and, for a compose task, the pod's sidecar images and volumes, with the engine's sweep; what was
+ * made is removed when a part fails.
+ */
+async function resolveImages(task: Task, store: ImageStore): Promise<[ImageInfo, Pod | undefined]> {
+  const [image, pod] = await Promise.allSettled([
+    store.resolve(task),
+    task.compose ? Pod.prepare(task, task.compose, store) : Promise.resolve(undefined),
+    store.runtime.sweepOrphans(),
+  ]);
+  if (image.status === "fulfilled" && pod.status === "fulfilled") return [image.value, pod.value];
+  if (pod.status === "fulfilled") await pod.value?.removeVolumes();
+  throw image.status === "rejected" ? image.reason : (pod as PromiseRejectedResult).reason;
 }
 
 async function fileBytes(path: string): Promise<Uint8Array> {
@@ -76,7 +94,9 @@ async function fileBytes(path: string): Promise<Uint8Array> {
 /** A running episode container with its exec channel. */
 export class Sandbox implements ExecEnv {
   /** Phase timings of the start, in milliseconds. */
-  readonly timings: StartTimings = { image: 0, run: 0, stage: 0, setup: 0, healthcheck: 0 };
+  readonly timings: StartTimings = { image: 0, run: 0, stage: 0, setup: 0, healthcheck: 0, services: 0 };
+  /** The task's sidecars, for a task with `environment/docker-compose.yaml` (default: none). */
+  pod?: Pod;
   #removed = false;
   /** The container's own /tmp. */
   readonly scratch = "/tmp";
@@ -122,7 +142,7 @@ export class Sandbox implements ExecEnv {
       t = now;
       return d;
     };
-    const [image] = await Promise.all([store.resolve(task), runtime.sweepOrphans()]);
+    const [image, pod] = await resolveImages(task, store);
     const workdir = effectiveWorkdir(opts.workdir ?? env.workdir, image.workdir);
     const user = task.config.agent.user ?? image.user;
     if (env.gpus) await requireGpus(runtime, task.name, env.gpus);
@@ -130,7 +150,10 @@ export class Sandbox implements ExecEnv {
     // two): the workdir when the task has one, and Harbor's /logs folders always.
     const owner = opts.stageWorkdir ? undefined : staticOwner(user);
     const layer = { hostDir: task.paths.workdir ?? task.paths.environmentUpload, dest: workdir };
-    const baked = owner && await store.withWorkdir(image.ref, { ...layer, ...owner }, task);
+    const baked = owner && await store.withWorkdir(image.ref, { ...layer, ...owner }, task).catch(async (e) => {
+      await pod?.removeVolumes();
+      throw e;
+    });
     const runRef = baked || image.ref;
     const imageMs = lap();
     // The killer as the main process saves an exec an episode; a box whose image has an ENTRYPOINT or a USER keeps
@@ -140,16 +163,24 @@ export class Sandbox implements ExecEnv {
     // the agent's turns, and tests run in it, may have their phase's own.
     const baseNet = networkAllowed(task.config.environment.network);
     const switchable = Boolean(opts.switchableNetwork);
+    const limits = { ...boxLimits(withStorage(env, opts.storageMb), baseNet), ...(switchable ? { switchable } : {}) };
+    // A pod's first member: the pod's names, mounts and labels; the compose file's `main` env over the task's, as
+    // Harbor layers the task's file over its own.
+    const { env: podEnv, ...member } = pod?.mainSpec() ?? { env: {} };
     const container: Box = await runtime.start({
       image: runRef,
-      limits: { ...boxLimits(withStorage(env, opts.storageMb), baseNet), ...(switchable ? { switchable } : {}) },
+      limits,
       role: opts.role ?? "episode",
       task: task.name,
-      env: env.env,
+      env: { ...env.env, ...podEnv },
+      ...member,
       workdir,
       ...(killerMain
         ? { command: ["/bin/sh", "-c", KILLER_SERVER], pipe: { ready: KILLER_READY, keep: true } }
         : { command: ["sh", "-c", "sleep infinity"] }),
+    }).catch(async (e) => {
+      await pod?.removeVolumes();
+      throw e;
     });
     const channel = new ExecChannel(container, {
       workdir,
@@ -158,11 +189,16 @@ export class Sandbox implements ExecEnv {
       helper: opts.noHelper ? undefined : channelHelper(image.arch ?? ""),
     });
     const box = new Sandbox(store, runtime, container, task, image, workdir, channel, user);
+    box.pod = pod;
     box.#network = baseNet;
     box.storageDefault = opts.storageMb ?? DEFAULT_STORAGE_MB;
     box.timings.image = imageMs;
     box.timings.run = lap();
     try {
+      if (pod) {
+        await pod.startServices(container, limits);
+        box.timings.services = lap();
+      }
       if (owner) [box.uid, box.gid] = [owner.uid, owner.gid];
       else await box.#resolveIds();
       if (!baked) await box.#putTar(await layerEntries({ ...layer, uid: box.uid, gid: box.gid }), "/");
@@ -327,7 +363,16 @@ export class Sandbox implements ExecEnv {
   #boxRemoval?: Promise<unknown>;
 
   #removeBox(): Promise<unknown> {
-    return this.#boxRemoval ??= Promise.all([this.channel.close().catch(() => {}), this.box.remove()]);
+    return this.#boxRemoval ??= this.#removePod();
+  }
+
+  /** The sidecars first (podman keeps a namespace's owner while members joined it), the box, then the volumes. */
+  async #removePod(): Promise<void> {
+    const pod = this.pod;
+    const channel = this.channel.close().catch(() => {});
+    if (pod) await pod.removeMembers();
+    await Promise.all([channel, this.box.remove()]);
+    if (pod) await pod.removeVolumes();
   }
 
   /** Shell-quoted working directory, for scripts. */

@@ -12,8 +12,8 @@
  * `image` nor `build` (except `main`), `depends_on` naming an unknown or inactive service or closing a cycle, and an
  * undeclared named volume.
  *
- * The runtime part, running the model as a pod per episode on Docker and podman, is still to come (issue #41); the
- * task loader keeps refusing compose tasks until then.
+ * The task loader reads it with Harbor's variables (`task_compose.ts`); `lib/runtime/pod.ts` runs the model as a pod
+ * per episode.
  */
 import { dirname, join, resolve } from "node:path";
 import { LineCounter, parseDocument } from "npm:yaml@2.9.1";
@@ -31,7 +31,12 @@ import { readService } from "./compose_service.ts";
 import type { ComposeModel, ComposeService } from "./compose_types.ts";
 
 export type * from "./compose_types.ts";
-export { type ComposeEnv, harborComposeVars, type HarborVarsInput } from "./compose_interpolate.ts";
+export {
+  type ComposeEnv,
+  harborComposeVars,
+  type HarborLogMount,
+  type HarborVarsInput,
+} from "./compose_interpolate.ts";
 
 /** Where the compose file is and which variables it sees. */
 export interface ComposeOptions {

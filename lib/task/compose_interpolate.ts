@@ -14,7 +14,7 @@ export const HARBOR_LOG_TARGETS = {
 } as const;
 
 /** Which of Harbor's log folders a `HOST_*_PATH` variable names. */
-export type HarborLogMount = keyof typeof HARBOR_LOG_TARGETS;
+export type HarborLogMount = "AGENT_LOGS" | "VERIFIER_LOGS" | "ARTIFACTS";
 
 /** What Harbor's own compose variables are made of. */
 export interface HarborVarsInput {

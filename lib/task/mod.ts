@@ -25,3 +25,12 @@ export {
 } from "./verifier_mode.ts";
 export { networkAllowed, type NetworkPlan, networkPlan } from "./network_plan.ts";
 export { taskSetNotes } from "./task_set_notes.ts";
+export {
+  type ComposeBuild,
+  type ComposeDependency,
+  type ComposeHealthcheck,
+  type ComposeModel,
+  type ComposeMount,
+  type ComposeService,
+  type HarborLogMount,
+} from "./compose.ts";

@@ -4,6 +4,9 @@ import * as path from "node:path";
 import { TaskError } from "../base/errors.ts";
 import { warnOnce } from "../base/warn.ts";
 import { parseTaskConfig, saidStepMode, type StepConfig, type TaskConfig } from "./task_config.ts";
+import { COMPOSE_FILE } from "./compose.ts";
+import type { ComposeModel } from "./compose_types.ts";
+import { readTaskCompose } from "./task_compose.ts";
 
 /** The files of a task directory, absolute; optional ones are set only when they exist. */
 export interface TaskPaths {
@@ -70,6 +73,8 @@ export interface Task {
   paths: TaskPaths;
   /** The steps of a multi-step task, in order; absent for a single-step task. */
   steps?: TaskStep[];
+  /** `environment/docker-compose.yaml` read (see `lib/task/compose.ts`): the episode runs as a pod. Default: none. */
+  compose?: ComposeModel;
 }
 
 /** Loads the task in `dir`; a missing or invalid file is a `TaskError` naming it. */
@@ -125,17 +130,9 @@ export async function loadTask(dir: string): Promise<Task> {
     config.warnings.push(note);
     warnOnce(note);
   }
-  const compose = ["docker-compose.yaml", "docker-compose.yml", "compose.yaml"].map((f) =>
-    path.join(environmentDir, f)
-  );
-  for (const f of compose) {
-    if (await exists(f, "file")) {
-      throw new TaskError(
-        shown(f),
-        "docker compose environments are not supported: pgs runs one container per episode (use a Dockerfile)",
-      );
-    }
-  }
+  // Harbor reads `docker-compose.yaml` only (another name is a file like any other of the build context).
+  const composeFile = path.join(environmentDir, COMPOSE_FILE);
+  const compose = await exists(composeFile, "file") ? await readTaskCompose(abs, config) : undefined;
   if (!paths.dockerfile && config.environment.dockerImage === undefined) {
     throw new TaskError(
       shown(path.join(environmentDir, "Dockerfile")),
@@ -169,6 +166,7 @@ export async function loadTask(dir: string): Promise<Task> {
 
   const task: Task = { dir: abs, name: config.name ?? path.basename(abs), instruction, config, paths };
   if (steps) task.steps = steps;
+  if (compose) task.compose = compose;
   return task;
 }
 

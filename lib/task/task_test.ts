@@ -145,18 +145,25 @@ Deno.test("loadTask: missing files are named", async () => {
   });
 });
 
-Deno.test("loadTask: Harbor layouts pgs cannot run are refused in one line naming the file", async () => {
+Deno.test("loadTask: Harbor layouts pgs cannot run are refused in one line naming the file; compose tasks load", async () => {
   const plain = {
     "task.toml": `[environment]\ndocker_image = "img"\n`,
     "tests/test.sh": "exit 0",
     "instruction.md": "x",
   };
-  await withTree({ ...plain, "environment/docker-compose.yaml": "services: {}\n" }, async (root) => {
-    await rejectsTask(
-      loadTask(root),
-      `${shown(path.join(root, "environment/docker-compose.yaml"))}: docker compose environments are not supported: ` +
-        "pgs runs one container per episode (use a Dockerfile)",
-    );
+  // A compose task loads as a pod (lib/runtime/pod.ts); a field a pod cannot hold is refused naming file and service.
+  const compose = "services:\n  web:\n    image: pgs-base:1\n";
+  await withTree({ ...plain, "environment/docker-compose.yaml": compose }, async (root) => {
+    const task = await loadTask(root);
+    assert.deepEqual(task.compose?.startOrder, ["web"]);
+  });
+  await withTree(
+    { ...plain, "environment/docker-compose.yaml": `${compose}    privileged: true\n` },
+    async (root) => await rejectsTask(loadTask(root), /docker-compose\.yaml.*web.*privileged/),
+  );
+  // Harbor reads docker-compose.yaml only: a compose.yaml is a file of the build context like any other.
+  await withTree({ ...plain, "environment/compose.yaml": `${compose}    privileged: true\n` }, async (root) => {
+    assert.equal((await loadTask(root)).compose, undefined);
   });
   // A Windows task has test.bat, not test.sh: the OS is named, not a missing file.
   const windows = { "task.toml": `[environment]\nos = "windows"\ndocker_image = "img"\n`, "tests/test.bat": "x" };

@@ -81,8 +81,18 @@ export interface Trajectory {
   counters: { tool_calls: number; format_errors: number; unknown_tools: number };
   /** Turns (0-based) with a format error or a call to an unknown tool, and what it was; absent in older records. */
   turn_flags?: TurnFlag[];
-  /** Milliseconds: container start, policy time, tool time, verifier, whole episode. */
-  timings: { start_ms: number; policy_ms: number; tools_ms: number; verify_ms: number; total_ms: number };
+  /**
+   * Milliseconds: container start, policy time, tool time, verifier, whole episode; for a pod (a compose task), also
+   * `services_ms`, the part of the start spent starting its sidecars until `main`'s dependencies held.
+   */
+  timings: {
+    start_ms: number;
+    policy_ms: number;
+    tools_ms: number;
+    verify_ms: number;
+    total_ms: number;
+    services_ms?: number;
+  };
   /** Token ids and logprobs per turn (with `--token-ids` and an endpoint that returns them). */
   rollout_details?: RolloutDetail[];
   /** Turns (0-based) whose prompt did not start with the previous prompt plus completion. */

@@ -72,13 +72,27 @@ export class DockerBox implements Box {
     };
   }
 
-  /** `inspect --format {{.State.Running}}`. */
+  /** `inspect --format {{.State.Running}} {{.State.ExitCode}}`. */
   async state(): Promise<BoxState> {
-    const r = await this.runtime.call(["inspect", "--format", "{{.State.Running}}", this.id]);
-    const said = new TextDecoder().decode(r.stdout).trim();
+    const r = await this.runtime.call(["inspect", "--format", "{{.State.Running}} {{.State.ExitCode}}", this.id]);
+    const [said, code] = new TextDecoder().decode(r.stdout).trim().split(" ");
     if (said === "true") return { status: "running", detail: "" };
-    if (said === "false") return { status: "stopped", detail: "" };
+    if (said === "false") return { status: "stopped", detail: "", exitCode: Number(code) };
     return { status: "unknown", detail: r.stderr || `inspect exit ${r.code}` };
+  }
+
+  /** `logs --tail N`, stdout and stderr together; "" when the engine cannot say. */
+  async logs(lines: number): Promise<string> {
+    const r = await this.runtime.call(["logs", "--tail", String(lines), this.id], { timeoutMs: 30_000 });
+    if (r.code !== 0) return "";
+    return (new TextDecoder().decode(r.stdout) + r.stderr).trim();
+  }
+
+  /** `inspect --format {{.HostsPath}}`: the file the engine mounts at `/etc/hosts`. */
+  async hostsPath(): Promise<string | undefined> {
+    const r = await this.runtime.call(["inspect", "--format", "{{.HostsPath}}", this.id], { timeoutMs: 30_000 });
+    const path = new TextDecoder().decode(r.stdout).trim();
+    return r.code === 0 && path ? path : undefined;
   }
 
   /** `start ID`. */

@@ -7,17 +7,18 @@ import {
   type BoxPipe,
   type BoxSpec,
   BoxStartError,
+  type BuildOptions,
   type BuildOutcome,
   type Done,
   type ImageFacts,
   type Runtime,
 } from "../runtime.ts";
-import { labelArgs, runArgs } from "./args.ts";
+import { buildArgs, imageHealthcheck, labelArgs, runArgs } from "./args.ts";
 import { DockerBox } from "./box.ts";
 import { DockerCli, lastWords } from "./cli.ts";
 import { type CliEngine, DOCKER_ENGINE } from "./engine.ts";
 import { gpuProblem } from "./gpus.ts";
-import { DockerHygiene } from "./hygiene.ts";
+import { DockerHygiene, volumeName } from "./hygiene.ts";
 import { launchPiped, pipedFailed, pipedStartError } from "./piped.ts";
 import { belowImageSize, diskBoundLine, probeDiskBound, refusesDiskBound, type StorageFacts } from "./storage.ts";
 import { warnOnce } from "../../base/warn.ts";
@@ -59,6 +60,7 @@ export class Docker extends DockerCli implements Runtime {
       workdir: String(config.WorkingDir ?? ""),
       volumes: Object.keys(config.Volumes ?? {}),
       entrypoint: Array.isArray(config.Entrypoint) && config.Entrypoint.length > 0,
+      ...imageHealthcheck(config.Healthcheck),
     };
   }
 
@@ -67,10 +69,12 @@ export class Docker extends DockerCli implements Runtime {
     return (await this.call(["pull", "-q", ref], { timeoutMs })).code === 0;
   }
 
-  /** `build -q --force-rm -t TAG DIR`, bounded. */
-  async buildImage(contextDir: string, tag: string, timeoutMs: number): Promise<BuildOutcome> {
+  /** `build -q --force-rm -t TAG [-f FILE] [--build-arg K=V...] [--target T] DIR`, bounded. */
+  async buildImage(contextDir: string, tag: string, timeoutMs: number, opts: BuildOptions = {}): Promise<BuildOutcome> {
     // --force-rm: the legacy builder keeps the container of a failed RUN step otherwise, an orphan per attempt.
-    const r = await this.call(["build", "-q", "--force-rm", "-t", tag, contextDir], { timeoutMs });
+    const r = await this.call(["build", "-q", "--force-rm", "-t", tag, ...buildArgs(contextDir, opts), contextDir], {
+      timeoutMs,
+    });
     return r.code === 0 && !r.timedOut ? { ok: true } : { ok: false, timedOut: r.timedOut, stderr: r.stderr };
   }
 
@@ -195,7 +199,23 @@ export class Docker extends DockerCli implements Runtime {
     return this.box(r.id, r.pipe);
   }
 
-  /** Removes containers left on this host by dead pgs processes (by label); once per client. */
+  /** `volume create` with this process's labels, named for its owner (`volumeName`) so that a sweep finds it. */
+  async createVolume(task: string): Promise<string> {
+    const name = volumeName();
+    await creatingContainer(
+      this,
+      () => this.ok(["volume", "create", ...labelArgs("volume", task), name], "volume"),
+    );
+    this.hygiene.trackVolume(name);
+    return name;
+  }
+
+  /** `volume rm -f NAME...`; never throws. */
+  removeVolumes(names: string[]): Promise<boolean> {
+    return this.hygiene.removeVolumes(names);
+  }
+
+  /** Removes containers, then volumes, left on this host by dead pgs processes (by label); once per client. */
   sweepOrphans(): Promise<string[]> {
     return this.hygiene.sweepOrphans();
   }

@@ -7,9 +7,25 @@ import type { BoxPipe, Runtime } from "../runtime.ts";
 import { cliCwd, type DockerCli } from "./cli.ts";
 import { hasRemovalDeadlock } from "./removal_deadlock.ts";
 
+/**
+ * A name for a volume of this process: its pid and that pid's start time are in the name, so that a sweep tells
+ * whose it is without a label lookup per volume (`volume ls --format` reads labels differently across engines).
+ */
+export function volumeName(): string {
+  const me = owner();
+  return `pgs-${me.pid}-${me.start || "0"}-${crypto.randomUUID().slice(0, 12)}`;
+}
+
+/** The owner a `volumeName` names, or undefined for a name of another form. */
+function volumeOwner(name: string): { pid: number; start: string } | undefined {
+  const m = name.match(/^pgs-(\d+)-(\d+)-[0-9a-f-]+$/);
+  return m ? { pid: Number(m[1]), start: m[2] === "0" ? "" : m[2] } : undefined;
+}
+
 /** Tracked boxes, removals and sweeps on one engine. */
 export class DockerHygiene {
   #live = new Set<string>();
+  #volumes = new Set<string>();
   #swept = false;
   #queue: [string, (gone: boolean) => void, BoxPipe?][] = [];
   #draining = false;
@@ -36,6 +52,25 @@ export class DockerHygiene {
     return [...this.#live];
   }
 
+  /** Records a volume this process must remove before it exits. */
+  trackVolume(name: string): void {
+    this.#volumes.add(name);
+    enlist(this.runtime);
+  }
+
+  /** `volume rm -f` of `names` (their boxes gone first); true when each is gone. Never throws. */
+  async removeVolumes(names: string[]): Promise<boolean> {
+    if (!names.length) return true;
+    const r = await this.cli.call(["volume", "rm", "-f", ...names], { timeoutMs: 60_000 }).catch(() => null);
+    if (!r || r.timedOut) return false;
+    let all = true;
+    for (const n of names) {
+      if (r.code === 0 || !r.stderr.includes(n) || /no such volume/i.test(r.stderr)) this.#volumes.delete(n);
+      else all = false;
+    }
+    return all;
+  }
+
   #label(key: string): string {
     return this.cli.cli.labelField?.(key) ?? `{{.Label "${key}"}}`;
   }
@@ -57,8 +92,31 @@ export class DockerHygiene {
     if (r.code !== 0) return [];
     const dead = new TextDecoder().decode(r.stdout).split("\n").filter(Boolean).map((l) => l.split(" "))
       .filter(([, pid, start]) => !ownerAlive(Number(pid), start ?? "")).map(([id]) => id);
-    if (dead.length) await this.cli.call(["rm", "-f", ...dead]);
+    // Twice: podman refuses to remove a pod's first member while a member that joined it is still there.
+    for (let i = 0; i < 2 && dead.length; i++) {
+      if ((await this.cli.call(["rm", "-f", "-v", ...dead])).code === 0) break;
+    }
+    await this.#sweepVolumes();
     return dead;
+  }
+
+  /** Removes the volumes of this host's dead pgs processes (their boxes are gone by now). */
+  async #sweepVolumes(): Promise<void> {
+    const r = await this.cli.call([
+      "volume",
+      "ls",
+      "-q",
+      "--filter",
+      `label=${LABELS.marker}=1`,
+      "--filter",
+      `label=${LABELS.host}=${owner().host}`,
+    ]);
+    if (r.code !== 0) return;
+    const dead = new TextDecoder().decode(r.stdout).split("\n").map((l) => l.trim()).filter((name) => {
+      const who = volumeOwner(name);
+      return who !== undefined && !ownerAlive(who.pid, who.start);
+    });
+    if (dead.length) await this.cli.call(["volume", "rm", "-f", ...dead]);
   }
 
   /**
@@ -129,6 +187,7 @@ export class DockerHygiene {
   /** Removes every tracked container synchronously, retrying once; skipped when the engine was found down. */
   removeOwnSync(): void {
     // An engine found down would hang a synchronous call: its containers are swept by the next run instead.
+    // Twice: podman refuses to remove a pod's first member while a member that joined it is still there.
     for (let attempt = 0; attempt < 2 && this.#live.size && !this.cli.down; attempt++) {
       const ids = [...this.#live];
       try {
@@ -142,6 +201,17 @@ export class DockerHygiene {
         for (const id of ids) if (out.code === 0 || !err.includes(id)) this.#live.delete(id);
       } catch { /* retried below */ }
     }
+    if (!this.#volumes.size || this.cli.down) return;
+    try {
+      new Deno.Command(this.cli.cli.binary, {
+        args: ["volume", "rm", "-f", ...this.#volumes],
+        env: this.cli.env(),
+        cwd: cliCwd(),
+        stderr: "null",
+        stdout: "null",
+      }).outputSync();
+      this.#volumes.clear();
+    } catch { /* the next run's sweep */ }
   }
 
   /**
@@ -155,7 +225,10 @@ export class DockerHygiene {
       // When the engine cannot list them, the tracked ones are still removed, once (the next run sweeps the rest).
       const labelled = await this.#labelled();
       const ids = [...new Set([...this.#live, ...labelled ?? []])];
-      if (!ids.length) return;
+      if (!ids.length) {
+        await this.removeVolumes([...this.#volumes]);
+        return;
+      }
       const r = await this.cli.call(["rm", "-f", "-v", ...ids], { timeoutMs: 60_000 }).catch(() => null);
       if (!r) return;
       // The CLI names each container it could not remove; the others are gone, as are those it does not know.
@@ -164,7 +237,10 @@ export class DockerHygiene {
           this.#live.delete(id);
         }
       }
-      if (labelled === null || Date.now() >= end) return;
+      if (labelled === null || Date.now() >= end) {
+        await this.removeVolumes([...this.#volumes]);
+        return;
+      }
       await new Promise((ok) => setTimeout(ok, 200));
     }
   }

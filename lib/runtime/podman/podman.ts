@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { Docker, labelArgs, lastWords, runArgs } from "../docker/mod.ts";
 import { creatingContainer } from "../hygiene.ts";
-import { type BoxPipe, type BoxSpec, BoxStartError } from "../runtime.ts";
+import { type Box, type BoxPipe, type BoxSpec, BoxStartError } from "../runtime.ts";
 import { PODMAN_ENGINE, podmanRunArgs, qualifiedRef } from "./engine.ts";
 import { PodmanBox } from "./box.ts";
 import { cdiGpuProblem } from "./gpus.ts";
@@ -60,6 +60,7 @@ export class Podman extends Docker {
    */
   protected override async startBox(spec: BoxSpec): Promise<PodmanBox> {
     const stage = spec.stage ?? "start";
+    if (spec.joins) spec = await sharedHosts(spec, spec.joins);
     const plan = await this.#plan(spec, stage);
     const name = `pgs-${crypto.randomUUID()}`;
     const argv = podmanRunArgs(runArgs(this.cli, { ...spec, image: plan.image }), name, plan.keepFlag);
@@ -101,6 +102,7 @@ export class Podman extends Docker {
   }
 
   async #makePlan(spec: BoxSpec, stage: string): Promise<WorkdirPlan> {
+    if (!spec.workdir) return { image: spec.image, keepFlag: true }; // the image's own: no `-w` at all
     const dir = folder(spec.workdir);
     if (dir === "/") return { image: spec.image, keepFlag: true };
     const facts = await this.inspectImage(spec.image);
@@ -130,4 +132,18 @@ export class Podman extends Docker {
     }
     return { image: tag, keepFlag: false };
   }
+}
+
+/**
+ * A pod member's spec with the first member's `/etc/hosts` mounted over its own: podman gives a box that joins
+ * another's network namespace a hosts file of its own, without the first member's `--add-host` names, and refuses
+ * `--add-host` on the joining box. (A podman pod would not do either: podman 4.3 drops a pod's `--add-host` under
+ * `--network none`.) The path is the engine host's, where a bind mount's source is read.
+ */
+async function sharedHosts(spec: BoxSpec, first: Box): Promise<BoxSpec> {
+  const source = await first.hostsPath();
+  if (!source) {
+    throw new BoxStartError(`cannot read the hosts file of the pod's box ${first.id}`, spec.stage ?? "start", "");
+  }
+  return { ...spec, mounts: [...spec.mounts ?? [], { type: "bind", source, target: "/etc/hosts" }] };
 }

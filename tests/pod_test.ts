@@ -1,0 +1,129 @@
+/**
+ * Pods on every runtime (issue #41): the compose fixtures of `tests/fixtures/compose/` run as a pod per episode, the
+ * task's own test reads what the sidecars serve or wrote, a sidecar that fails its healthcheck is an infrastructure
+ * error naming it, the pod is loopback-only without the network, and nothing outlives the episode (containers and
+ * volumes, checked by the pod's labels), nor a dead process's volume the next sweep.
+ */
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { InfraError } from "../lib/base/errors.ts";
+import { shQuote } from "../lib/runtime/channel.ts";
+import { LABELS, owner } from "../lib/runtime/hygiene.ts";
+import { ImageStore } from "../lib/runtime/images.ts";
+import { POD_LABELS } from "../lib/runtime/pod.ts";
+import { createRuntime } from "../lib/runtime/registry.ts";
+import type { Runtime } from "../lib/runtime/runtime.ts";
+import { Sandbox } from "../lib/runtime/sandbox.ts";
+import { loadTask } from "../lib/task/task.ts";
+import { runtimeTest } from "./runtime_helpers.ts";
+
+const FIXTURES = path.join(import.meta.dirname!, "fixtures", "compose");
+const text = (b: Uint8Array) => new TextDecoder().decode(b).trim();
+
+/** The CLI's listing of what carries `label` on the runtime's engine: containers (`ps -a`) or volumes. */
+async function listed(rt: Runtime, what: "ps" | "volume", label: string): Promise<string[]> {
+  const cli = rt as unknown as { call(a: string[]): Promise<{ code: number; stdout: Uint8Array; stderr: string }> };
+  const argv = what === "ps"
+    ? ["ps", "-aq", "--filter", `label=${label}`]
+    : ["volume", "ls", "-q", "--filter", `label=${label}`];
+  const r = await cli.call(argv);
+  assert.equal(r.code, 0, r.stderr);
+  return text(r.stdout).split("\n").filter(Boolean);
+}
+
+/** Runs the fixture's tests/test.sh in `main` and returns the reward it wrote. */
+async function reward(box: Sandbox): Promise<string> {
+  const script = await Deno.readTextFile(path.join(box.task.dir, "tests", "test.sh"));
+  const r = await box.exec(
+    `mkdir -p /logs/verifier && bash -c ${shQuote(script)} && cat /logs/verifier/reward.txt`,
+    {
+      timeoutSec: 60,
+    },
+  );
+  assert.equal(r.exitCode, 0, text(r.stderr));
+  return text(r.stdout);
+}
+
+for (const fixture of ["http-sidecar", "shared-volume", "completed-init"]) {
+  runtimeTest(`pod: ${fixture} runs as a pod and its test scores 1; nothing of the pod is left`, async (rt) => {
+    const task = await loadTask(path.join(FIXTURES, fixture));
+    assert.ok(task.compose, "the loader reads the compose file");
+    const box = await Sandbox.start(task, new ImageStore(rt));
+    const pod = box.pod!;
+    let removed = false;
+    try {
+      assert.ok(box.timings.services > 0, "the sidecars' start is timed");
+      const members = await listed(rt, "ps", `${POD_LABELS.pod}=${pod.id}`);
+      // main and every sidecar (a finished one too: it stays until the pod is removed).
+      assert.equal(members.length, 1 + Object.keys(task.compose!.services).filter((n) => n !== "main").length);
+      assert.equal(await reward(box), "1");
+      await box.remove();
+      removed = true;
+      assert.deepEqual(await listed(rt, "ps", `${POD_LABELS.pod}=${pod.id}`), []);
+      for (const v of pod.volumes.values()) {
+        assert.ok(!(await listed(rt, "volume", `${LABELS.marker}=1`)).includes(v), `volume ${v} is left`);
+      }
+    } finally {
+      if (!removed) await box.remove();
+    }
+  });
+}
+
+runtimeTest(
+  "pod: a sidecar failing its healthcheck is an infrastructure error naming it, and nothing is left",
+  async (rt) => {
+    const task = await loadTask(path.join(FIXTURES, "unhealthy-sidecar"));
+    const before = await listed(rt, "volume", `${LABELS.pid}=${owner().pid}`);
+    const err = await Sandbox.start(task, new ImageStore(rt)).then(() => undefined, (e) => e);
+    assert.ok(err instanceof InfraError, String(err));
+    assert.equal(err.stage, "services");
+    assert.match(err.message, /service web is unhealthy/);
+    assert.deepEqual(await listed(rt, "ps", `${LABELS.task}=${task.name}`), []);
+    assert.deepEqual(await listed(rt, "volume", `${LABELS.pid}=${owner().pid}`), before);
+  },
+);
+
+runtimeTest("pod: without the network the pod has loopback only, and main reaches its sidecar by name", async (rt) => {
+  const task = await loadTask(path.join(FIXTURES, "http-sidecar"));
+  const box = await Sandbox.start(task, new ImageStore(rt));
+  try {
+    const probe = [
+      "import socket, urllib.request",
+      "print(urllib.request.urlopen('http://web:8000/').read().decode().strip())",
+      "s = socket.socket(); s.settimeout(3)",
+      "try:\n    s.connect(('192.0.2.1', 80)); print('outside: reached')\nexcept OSError as e:\n    print('outside:', e.errno)",
+    ].join("\n");
+    const r = await box.exec(`python3 -c ${shQuote(probe)}; cat /proc/net/dev | tail -n +3 | cut -d: -f1`, {
+      timeoutSec: 30,
+    });
+    const out = text(r.stdout).split("\n").map((l) => l.trim());
+    assert.equal(out[0], "hello-from-web");
+    assert.match(out[1], /^outside: \d+$/, "a non-loopback address is unreachable");
+    assert.deepEqual(out.slice(2), ["lo"], "the pod's only interface is loopback");
+  } finally {
+    await box.remove();
+  }
+});
+
+runtimeTest("pod: the sweep removes a volume a dead pgs process left", async (rt) => {
+  // A volume named and labelled as a process that is gone (pid 2^22 + 1 is above Linux's pid_max).
+  const name = `pgs-${2 ** 22 + 1}-0-${crypto.randomUUID().slice(0, 12)}`;
+  const cli = rt as unknown as { call(a: string[]): Promise<{ code: number; stderr: string }> };
+  const made = await cli.call([
+    "volume",
+    "create",
+    "--label",
+    `${LABELS.marker}=1`,
+    "--label",
+    `${LABELS.host}=${owner().host}`,
+    name,
+  ]);
+  assert.equal(made.code, 0, made.stderr);
+  try {
+    const fresh = createRuntime(rt.kind, rt.host ? { host: rt.host } : {});
+    await fresh.sweepOrphans();
+    assert.ok(!(await listed(rt, "volume", `${LABELS.marker}=1`)).includes(name), "the dead process's volume is gone");
+  } finally {
+    await cli.call(["volume", "rm", "-f", name]);
+  }
+});
