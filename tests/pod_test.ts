@@ -15,6 +15,9 @@ import { createRuntime } from "../lib/runtime/registry.ts";
 import type { Runtime } from "../lib/runtime/runtime.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
+import { latestById, readTrajectories } from "../lib/eval/records/trajectory.ts";
+import { dockerTest } from "./docker_helpers.ts";
+import { stubEval } from "./eval_helpers.ts";
 import { runtimeTest } from "./runtime_helpers.ts";
 
 const FIXTURES = path.join(import.meta.dirname!, "fixtures", "compose");
@@ -125,5 +128,43 @@ runtimeTest("pod: the sweep removes a volume a dead pgs process left", async (rt
     assert.ok(!(await listed(rt, "volume", `${LABELS.marker}=1`)).includes(name), "the dead process's volume is gone");
   } finally {
     await cli.call(["volume", "rm", "-f", name]);
+  }
+});
+
+dockerTest("pod: pgs eval scores a compose task under a profile; the sidecars' start is in the timings", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pgs_pod_eval_" });
+  try {
+    // The agent asks the sidecar by name through its tool, then submits; the task's tests ask it again.
+    const turns = [
+      {
+        tool_calls: [{
+          name: "bash",
+          arguments: {
+            command: `python3 -c "import urllib.request as u; print(u.urlopen('http://web:8000/').read().decode())"`,
+          },
+        }],
+      },
+      {
+        tool_calls: [{ name: "bash", arguments: { command: "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT; echo done" } }],
+      },
+    ];
+    const run = path.join(dir, "run");
+    await stubEval(dir, turns, [
+      "--tasks",
+      path.join(FIXTURES, "http-sidecar"),
+      "--profile",
+      "mini-swe-agent",
+      "--out",
+      run,
+    ]);
+    const [t] = latestById(readTrajectories(path.join(run, "trajectories.jsonl")));
+    assert.equal(t.exit_status, "stop_rule", t.error); // mini-swe-agent ends on its sentinel
+    assert.equal(t.reward, 1);
+    assert.ok((t.timings.services_ms ?? 0) > 0, JSON.stringify(t.timings));
+    assert.ok(t.timings.services_ms! <= t.timings.start_ms);
+    const requests = await Deno.readTextFile(path.join(dir, "requests.jsonl"));
+    assert.match(requests, /hello-from-web/, "the tool's output, the sidecar's page, reached the model");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
