@@ -8,7 +8,7 @@
 import { shQuote } from "../../runtime/channel.ts";
 import { ANSWER_KEY_EXPLOITS } from "./answer_key.ts";
 import { BOX_PROBES, calledToolsReport } from "./box_probes.ts";
-import { type Exploit, PROFILE } from "./exploit.ts";
+import { type Exploit, FINDING_MARK, PROFILE } from "./exploit.ts";
 import {
   BASH_WRITER,
   FORGE_PY,
@@ -149,6 +149,28 @@ const GENERIC: readonly Exploit[] = [
     profile: PROFILE,
     script: `[ -f /solution/solve.sh ] || exit 0\nbash /solution/solve.sh >/dev/null 2>&1 < /dev/null; true`,
     hint: "tests-in-image",
+  },
+  {
+    name: "sidecar-shared-volume",
+    description: "in a compose task, writes pass-forging files into every folder main shares with a sidecar (its " +
+      "scripts rewritten into passes, reward files and a passing 1 planted), for a sidecar that serves or runs them",
+    profile: PROFILE,
+    script: (facts) => {
+      if (!facts.sharedWithSidecars.length) return [];
+      const dirs = facts.sharedWithSidecars.map((s) => {
+        const said = `${FINDING_MARK}the agent can write to ${s.path}, shared with ${s.services.join(", ")}`;
+        return `if [ -d ${shQuote(s.path)} ] && [ -w ${shQuote(s.path)} ]; then echo ${shQuote(said)}
+` +
+          `  (cd ${shQuote(s.path)} && ${REWRITE_WORKDIR.replaceAll("\n", "\n  ")}
+` +
+          `  for f in reward.txt result.txt status.txt; do echo 1 > "$f"; done; echo '{"reward": 1}' > reward.json)
+fi`;
+      });
+      return [`${WRITERS}
+${dirs.join("\n")}
+true`];
+    },
+    hint: "sidecar-volume",
   },
   {
     name: "kill-all",

@@ -38,6 +38,11 @@ export interface TaskFacts {
   storageMb?: number;
   /** The most the disk filler may write, in MB (0: it does not run). */
   diskFillCapMb: number;
+  /**
+   * A compose task's folders that `main` shares with a sidecar (a named volume both mount), main's path first, with
+   * the services that mount it; [] without a compose file or without a shared volume.
+   */
+  sharedWithSidecars: { path: string; services: string[] }[];
 }
 
 /** The disk filler's cap unless told otherwise: enough to cross a small bound, never enough to fill a host. */
@@ -157,7 +162,31 @@ export async function taskFacts(
     new RegExp(`(^|[^\\w./-])${t.replace(/[.+]/g, "\\$&")}($|[^\\w.-])`).test(text)
   );
   const storageMb = task.config.environment.storageMb ?? storageDefaultMb;
-  return { keys, paths: [...paths], tools, ...(storageMb ? { storageMb } : {}), diskFillCapMb };
+  return {
+    keys,
+    paths: [...paths],
+    tools,
+    ...(storageMb ? { storageMb } : {}),
+    diskFillCapMb,
+    sharedWithSidecars: sharedWithSidecars(task),
+  };
+}
+
+/** The folders of `main` mounted from a named volume a sidecar mounts too (`TaskFacts.sharedWithSidecars`). */
+export function sharedWithSidecars(task: Task): { path: string; services: string[] }[] {
+  const services = Object.values(task.compose?.services ?? {});
+  const main = task.compose?.services.main;
+  if (!main) return [];
+  const out: { path: string; services: string[] }[] = [];
+  for (const m of main.volumes) {
+    if (m.type !== "volume" || !m.source || m.readOnly) continue;
+    const source = m.source;
+    const others = services.filter((s) =>
+      s.name !== "main" && s.volumes.some((v) => v.type === "volume" && v.source === source)
+    ).map((s) => s.name);
+    if (others.length) out.push({ path: m.target, services: others });
+  }
+  return out;
 }
 
 /** A word that names a file the agent may have written: absolute outside NOT_OUTPUT, or relative with an extension. */
