@@ -86,6 +86,21 @@ runtimeTest(
   },
 );
 
+runtimeTest(
+  "pod: a sidecar that exited before the agent starts is an infrastructure error with its last lines",
+  async (rt) => {
+    const task = await loadTask(path.join(FIXTURES, "exits-early"));
+    const err = await Sandbox.start(task, new ImageStore(rt)).then(() => undefined, (e) => e);
+    assert.ok(err instanceof InfraError, String(err));
+    assert.equal(err.stage, "services");
+    assert.match(
+      err.message,
+      /service flaky exited 3 before the agent started; its last lines: .*cannot bind port 5432/,
+    );
+    assert.deepEqual(await listed(rt, "ps", `${LABELS.task}=${task.name}`), []);
+  },
+);
+
 runtimeTest("pod: without the network the pod has loopback only, and main reaches its sidecar by name", async (rt) => {
   const task = await loadTask(path.join(FIXTURES, "http-sidecar"));
   const box = await Sandbox.start(task, new ImageStore(rt));

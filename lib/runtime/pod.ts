@@ -140,6 +140,13 @@ export class Pod {
     const all = [...started.values(), ...mainDeps.map(([d, c]) => reach(d, c.condition))];
     try {
       await Promise.all(all);
+      // As `up --wait`: every service runs when the agent starts, but those run to completion for a dependent.
+      const oneShot = new Set([...watched.keys()].filter((k) => k.endsWith("\0service_completed_successfully")));
+      await Promise.all([...this.members].map(async ([name, box]) => {
+        if (oneShot.has(`${name}\0service_completed_successfully`)) return;
+        const state = await box.state();
+        if (state.status === "stopped") throw await this.#ended(this.model.services[name], box, state.exitCode);
+      }));
     } catch (e) {
       this.#stopped = true; // ends the watches still polling
       throw e;
