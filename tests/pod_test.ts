@@ -101,6 +101,21 @@ runtimeTest(
   },
 );
 
+runtimeTest("pod: a run's pod total bounds the sidecars' limits; main keeps the task's", async (rt) => {
+  const task = await loadTask(path.join(FIXTURES, "http-sidecar"));
+  const env = task.config.environment;
+  const box = await Sandbox.start(task, new ImageStore(rt), { podBudget: { memoryMb: env.memoryMb + 100 } });
+  try {
+    const cli = rt as unknown as { call(a: string[]): Promise<{ code: number; stdout: Uint8Array }> };
+    const memory = async (id: string) =>
+      Number(text((await cli.call(["inspect", "--format", "{{.HostConfig.Memory}}", id])).stdout));
+    assert.equal(await memory(box.id), env.memoryMb * 2 ** 20);
+    assert.equal(await memory(box.pod!.members.get("web")!.id), 100 * 2 ** 20);
+  } finally {
+    await box.remove();
+  }
+});
+
 runtimeTest("pod: without the network the pod has loopback only, and main reaches its sidecar by name", async (rt) => {
   const task = await loadTask(path.join(FIXTURES, "http-sidecar"));
   const box = await Sandbox.start(task, new ImageStore(rt));

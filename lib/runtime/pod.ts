@@ -16,6 +16,7 @@ import type { Task } from "../task/task.ts";
 import type { ComposeHealthcheck, ComposeModel, ComposeMount, ComposeService } from "../task/compose_types.ts";
 import { HARBOR_LOG_TARGETS } from "../task/compose_interpolate.ts";
 import type { ImageInfo, ImageStore } from "./images.ts";
+import { type MemberLimits, type PodBudget, sidecarLimits } from "./pod_budget.ts";
 import type { Box, BoxLimits, BoxMount, BoxSpec, ImageHealthcheck, Runtime } from "./runtime.ts";
 
 /** The label naming the pod's episode id on every member, and the member's service. */
@@ -105,11 +106,13 @@ export class Pod {
 
   /**
    * Starts every sidecar joined to `main`'s namespace, each once its dependencies hold, and returns once `main`'s own
-   * dependencies hold. `limits` are the task's (a sidecar without limits of its own gets them). Throws InfraError
+   * dependencies hold. `limits` are main's, and a sidecar's unless it has its own; `budget` bounds the whole pod
+   * (`pod_budget.ts`). Throws InfraError
    * (stage `services`) naming the service that failed; the caller removes the pod.
    */
-  async startServices(main: Box, limits: BoxLimits): Promise<void> {
+  async startServices(main: Box, limits: BoxLimits, budget?: PodBudget): Promise<void> {
     const t0 = performance.now();
+    const own = sidecarLimits(this.task.name, sidecarsOf(this.model), limits, budget);
     const started = new Map<string, Promise<Box>>();
     // Health and exits are watched only for a service someone waits on, once.
     const watched = new Map<string, Promise<unknown>>();
@@ -132,7 +135,9 @@ export class Pod {
       if (name === "main") continue;
       const svc = this.model.services[name];
       const deps = Object.entries(svc.dependsOn).filter(([d]) => d !== "main");
-      const box = Promise.all(deps.map(([d, c]) => reach(d, c.condition))).then(() => this.#start(svc, main, limits));
+      const box = Promise.all(deps.map(([d, c]) => reach(d, c.condition))).then(() =>
+        this.#start(svc, main, own.get(name)!)
+      );
       box.catch(() => {}); // heard through `all` below
       started.set(name, box);
     }
@@ -155,16 +160,12 @@ export class Pod {
     }
   }
 
-  async #start(svc: ComposeService, main: Box, limits: BoxLimits): Promise<Box> {
+  async #start(svc: ComposeService, main: Box, limits: MemberLimits): Promise<Box> {
     const image = this.images.get(svc.name)!;
     const spec: BoxSpec = {
       image: image.ref,
       joins: main,
-      limits: {
-        cpus: svc.cpus ?? limits.cpus,
-        memoryMb: svc.memoryBytes ? Math.max(6, Math.ceil(svc.memoryBytes / 2 ** 20)) : limits.memoryMb,
-        pidsLimit: svc.pids ?? limits.pidsLimit,
-      },
+      limits,
       role: "service",
       task: this.task.name,
       labels: { [POD_LABELS.pod]: this.#id, [POD_LABELS.service]: svc.name },

@@ -22,6 +22,7 @@ import { KILLER_SERVER } from "./channel_script.ts";
 import { isRootUser } from "./users.ts";
 import { agentNetwork, networkAllowed } from "../task/network_plan.ts";
 import { Pod } from "./pod.ts";
+import type { PodBudget } from "./pod_budget.ts";
 
 /** Options for starting an episode container. */
 export interface SandboxOptions {
@@ -49,6 +50,8 @@ export interface SandboxOptions {
    * the episode has another network than the environment's (see `lib/verify/episode_verifier.ts`).
    */
   switchableNetwork?: boolean;
+  /** The most a compose task's whole pod may use (`lib/runtime/pod_budget.ts`; default: no total). */
+  podBudget?: PodBudget;
   /**
    * Copy `environment/workdir/` into each new container instead of running an image that holds it (default false;
    * a named USER is always staged, since its ids are only known inside the container).
@@ -196,7 +199,7 @@ export class Sandbox implements ExecEnv {
     box.timings.run = lap();
     try {
       if (pod) {
-        await pod.startServices(container, limits);
+        await pod.startServices(container, limits, opts.podBudget);
         box.timings.services = lap();
       }
       if (owner) [box.uid, box.gid] = [owner.uid, owner.gid];
