@@ -161,40 +161,57 @@ runtimeTest("pod: the sweep removes a volume a dead pgs process left", async (rt
   }
 });
 
-dockerTest("pod: pgs eval scores a compose task under a profile; the sidecars' start is in the timings", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "pgs_pod_eval_" });
-  try {
-    // The agent asks the sidecar by name through its tool, then submits; the task's tests ask it again.
-    const turns = [
-      {
-        tool_calls: [{
-          name: "bash",
-          arguments: {
-            command: `python3 -c "import urllib.request as u; print(u.urlopen('http://web:8000/').read().decode())"`,
+for (const mode of ["shared", "isolated", "snapshot"]) {
+  // In isolated and snapshot the tests run beside a fresh pod of the task's services (pristine images).
+  dockerTest(
+    `pod: pgs eval scores a compose task under a profile (${mode}); the sidecars' start is in the timings`,
+    async () => {
+      const dir = await Deno.makeTempDir({ prefix: "pgs_pod_eval_" });
+      try {
+        // The agent asks the sidecar by name through its tool, then submits; the task's tests ask it again.
+        const turns = [
+          {
+            tool_calls: [{
+              name: "bash",
+              arguments: {
+                command:
+                  `python3 -c "import urllib.request as u; print(u.urlopen('http://web:8000/').read().decode())"`,
+              },
+            }],
           },
-        }],
-      },
-      {
-        tool_calls: [{ name: "bash", arguments: { command: "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT; echo done" } }],
-      },
-    ];
-    const run = path.join(dir, "run");
-    await stubEval(dir, turns, [
-      "--tasks",
-      path.join(FIXTURES, "http-sidecar"),
-      "--profile",
-      "mini-swe-agent",
-      "--out",
-      run,
-    ]);
-    const [t] = latestById(readTrajectories(path.join(run, "trajectories.jsonl")));
-    assert.equal(t.exit_status, "stop_rule", t.error); // mini-swe-agent ends on its sentinel
-    assert.equal(t.reward, 1);
-    assert.ok((t.timings.services_ms ?? 0) > 0, JSON.stringify(t.timings));
-    assert.ok(t.timings.services_ms! <= t.timings.start_ms);
-    const requests = await Deno.readTextFile(path.join(dir, "requests.jsonl"));
-    assert.match(requests, /hello-from-web/, "the tool's output, the sidecar's page, reached the model");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+          {
+            tool_calls: [{
+              name: "bash",
+              arguments: { command: "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT; echo done" },
+            }],
+          },
+        ];
+        const run = path.join(dir, "run");
+        await stubEval(dir, turns, [
+          "--tasks",
+          path.join(FIXTURES, "http-sidecar"),
+          "--profile",
+          "mini-swe-agent",
+          "--verifier-mode",
+          mode,
+          "--out",
+          run,
+        ]);
+        const [t] = latestById(readTrajectories(path.join(run, "trajectories.jsonl")));
+        assert.equal(t.exit_status, "stop_rule", t.error); // mini-swe-agent ends on its sentinel
+        assert.equal(t.reward, 1, t.test_output);
+        assert.equal(t.verifier_mode, mode);
+        // Nothing of the agent's pod or the verifier's outlives the run.
+        const docker = createRuntime("docker");
+        assert.deepEqual(await listed(docker, "ps", `${LABELS.task}=${t.task}`), []);
+        assert.deepEqual(await listed(docker, "volume", `${LABELS.task}=${t.task}`), []);
+        assert.ok((t.timings.services_ms ?? 0) > 0, JSON.stringify(t.timings));
+        assert.ok(t.timings.services_ms! <= t.timings.start_ms);
+        const requests = await Deno.readTextFile(path.join(dir, "requests.jsonl"));
+        assert.match(requests, /hello-from-web/, "the tool's output, the sidecar's page, reached the model");
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  );
+}

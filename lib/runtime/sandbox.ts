@@ -22,6 +22,7 @@ import { KILLER_SERVER } from "./channel_script.ts";
 import { isRootUser } from "./users.ts";
 import { agentNetwork, networkAllowed } from "../task/network_plan.ts";
 import { Pod } from "./pod.ts";
+import { PodBox } from "./pod_box.ts";
 import type { PodBudget } from "./pod_budget.ts";
 
 /** Options for starting an episode container. */
@@ -170,7 +171,7 @@ export class Sandbox implements ExecEnv {
     // A pod's first member: the pod's names, mounts and labels; the compose file's `main` env over the task's, as
     // Harbor layers the task's file over its own.
     const { env: podEnv, ...member } = pod?.mainSpec() ?? { env: {} };
-    const container: Box = await runtime.start({
+    const first: Box = await runtime.start({
       image: runRef,
       limits,
       role: opts.role ?? "episode",
@@ -185,6 +186,8 @@ export class Sandbox implements ExecEnv {
       await pod?.removeVolumes();
       throw e;
     });
+    // Removing the episode's box takes its pod with it.
+    const container: Box = pod ? new PodBox(first, pod) : first;
     const channel = new ExecChannel(container, {
       workdir,
       user: user || undefined,
@@ -199,7 +202,7 @@ export class Sandbox implements ExecEnv {
     box.timings.run = lap();
     try {
       if (pod) {
-        await pod.startServices(container, limits, opts.podBudget);
+        await pod.startServices(first, limits, opts.podBudget);
         box.timings.services = lap();
       }
       if (owner) [box.uid, box.gid] = [owner.uid, owner.gid];
@@ -366,16 +369,7 @@ export class Sandbox implements ExecEnv {
   #boxRemoval?: Promise<unknown>;
 
   #removeBox(): Promise<unknown> {
-    return this.#boxRemoval ??= this.#removePod();
-  }
-
-  /** The sidecars first (podman keeps a namespace's owner while members joined it), the box, then the volumes. */
-  async #removePod(): Promise<void> {
-    const pod = this.pod;
-    const channel = this.channel.close().catch(() => {});
-    if (pod) await pod.removeMembers();
-    await Promise.all([channel, this.box.remove()]);
-    if (pod) await pod.removeVolumes();
+    return this.#boxRemoval ??= Promise.all([this.channel.close().catch(() => {}), this.box.remove()]);
   }
 
   /** Shell-quoted working directory, for scripts. */

@@ -92,7 +92,7 @@ export class EpisodeVerifier {
       this.#ahead = createSeparateVerifier(store, this.task, first, this.opts.storageMb);
     } else {
       const image = await store.resolve(this.task);
-      this.#ahead = createVerifier(store.runtime, this.task, image.ref, this.opts.storageMb, first);
+      this.#ahead = createVerifier(store, this.task, image.ref, this.opts.storageMb, first);
     }
     this.#ahead.catch(() => {}); // reported by verify(), which awaits it
   }

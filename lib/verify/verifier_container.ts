@@ -7,7 +7,9 @@
 import { posix } from "node:path";
 import { shQuote } from "../runtime/channel.ts";
 import { EngineDownError, InfraError } from "../base/errors.ts";
-import { type Box, BoxStartError, type Runtime } from "../runtime/runtime.ts";
+import { type Box, type BoxSpec, BoxStartError, type Runtime } from "../runtime/runtime.ts";
+import type { ImageStore } from "../runtime/images.ts";
+import { startInPod } from "../runtime/pod_box.ts";
 import { boxLimits, withStorage } from "../runtime/limits.ts";
 import { TIED_READY, TIED_VERIFIER_MAIN } from "./verifier_tied.ts";
 import { stopAgentProcessesScript } from "./agent_processes.ts";
@@ -220,6 +222,8 @@ export function parseFrames(out: Uint8Array): ScriptFrames {
  * `cwd` (the runtime creates it, so a stage there exists however soon the copy comes). With `entrypoint` the image's
  * ENTRYPOINT runs first (as Harbor's compose services do: a separate verifier image may start a service there);
  * otherwise the shell replaces it. `tied`: the box is tied to a pipe (`verifier_tied.ts`; not with `entrypoint`).
+ * With `sidecars`, a compose task's verifier box is the first member of a fresh pod of its services, from pristine
+ * images (`startInPod`): the tests reach them as in the agent's pod, and none of the agent's sidecars' state.
  */
 export async function startVerifierContainer(
   runtime: Runtime,
@@ -230,8 +234,10 @@ export async function startVerifierContainer(
   network: boolean,
   entrypoint = false,
   tied = false,
+  sidecars?: ImageStore,
 ): Promise<Box> {
   const v = task.config.verifier;
+  const start = (spec: BoxSpec) => sidecars ? startInPod(sidecars, task, spec) : runtime.start(spec);
   const common = {
     image,
     limits: boxLimits(limits, network),
@@ -245,9 +251,9 @@ export async function startVerifierContainer(
   try {
     if (tied) {
       const main = ["/bin/sh", "-c", TIED_VERIFIER_MAIN];
-      return await runtime.start({ ...common, command: main, replaceEntrypoint: true, pipe: { ready: TIED_READY } });
+      return await start({ ...common, command: main, replaceEntrypoint: true, pipe: { ready: TIED_READY } });
     }
-    return await runtime.start({
+    return await start({
       ...common,
       // Idles until the verifier runs its script through an exec (stdin stays open if `sleep` is missing).
       command: ["/bin/sh", "-c", "sleep 2147483647 2>/dev/null || while read -r _; do :; done"],
@@ -265,7 +271,7 @@ export async function startVerifierContainer(
  * pipe whose main process takes the inputs and runs the tests (`verifier_tied.ts`).
  */
 export async function createVerifier(
-  runtime: Runtime,
+  store: ImageStore,
   task: Task,
   image: string,
   storageDefault?: number,
@@ -273,7 +279,9 @@ export async function createVerifier(
 ): Promise<VerifierBox> {
   const env = withStorage(task.config.environment, storageDefault);
   const network = networkAllowed(networkPlan(task.config, "isolated", step?.config).verifier);
-  return { box: await startVerifierContainer(runtime, task, image, env, STAGE_DIR, network, false, true) };
+  return {
+    box: await startVerifierContainer(store.runtime, task, image, env, STAGE_DIR, network, false, true, store),
+  };
 }
 
 /**

@@ -24,7 +24,7 @@ export async function verifyIsolated(v: Verification, finalMessage: string): Pro
   const task = box.task;
   // Taken before anything can fail, so that the container is removed on every path.
   const pending = v.verifier.take() ??
-    createVerifier(box.runtime, task, box.image.ref, box.storageDefault, v.opts.step);
+    createVerifier(box.store, task, box.image.ref, box.storageDefault, v.opts.step);
   return await inVerifierBox(v, pending, async (vbox, capture) => {
     const t1 = performance.now();
     const full = await diskBoundReached(box);

@@ -29,7 +29,17 @@ export async function verifySnapshot(v: Verification, finalMessage: string): Pro
     try {
       const env = withStorage(box.task.config.environment, box.storageDefault);
       const network = networkAllowed(networkPlan(box.task.config, "snapshot", v.opts.step?.config).verifier);
-      container = await startVerifierContainer(runtime, box.task, tag, env, box.workdir, network);
+      container = await startVerifierContainer(
+        runtime,
+        box.task,
+        tag,
+        env,
+        box.workdir,
+        network,
+        false,
+        false,
+        box.store,
+      );
     } catch (e) {
       if (e instanceof EngineDownError) throw e;
       // The snapshot is the agent's state: a container of it that cannot start (no /bin/sh left) is the agent's doing.
