@@ -9,6 +9,7 @@ import { harborCheck } from "./harbor_check.ts";
 import { harborAudit } from "./harbor_audit.ts";
 import { harborRowsCommand } from "./harbor_rows.ts";
 import { harborExport } from "./harbor_export.ts";
+import { harborPodCommand } from "./harbor_pod.ts";
 import { harnessProfiles, harnessShow } from "./harness_profiles.ts";
 import { harnessServe } from "./harness_serve.ts";
 import { harnessCapture } from "./harness_capture.ts";
@@ -28,6 +29,7 @@ export const COMMANDS: Command[] = [
   harborAudit,
   harborRowsCommand,
   harborExport,
+  harborPodCommand,
   harnessProfiles,
   harnessShow,
   harnessServe,

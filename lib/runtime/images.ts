@@ -53,6 +53,22 @@ export async function contextHash(dir: string): Promise<string> {
   return h.digest("hex");
 }
 
+/**
+ * The tag pgs builds the context `dir` as, without building: `<repo>:<16 hex>` of the context's hash (with `opts`,
+ * when it has a Dockerfile, args or target, hashed in). `pgs-env` for `environment/`, `pgs-svc` for a sidecar's build.
+ */
+export async function buildTag(dir: string, opts: BuildOptions = {}, repo = "pgs-env"): Promise<string> {
+  const extra = opts.dockerfile || opts.args || opts.target ? JSON.stringify(opts) : "";
+  const context = await contextHash(dir);
+  const hash = extra ? createHash("sha256").update(context).update(extra).digest("hex") : context;
+  return `${repo}:${hash.slice(0, 16)}`;
+}
+
+/** The build options of a sidecar's `build` (its tag's, `buildTag`, and the engine's). */
+export function serviceBuildOptions(b: NonNullable<ComposeService["build"]>): BuildOptions {
+  return { dockerfile: b.dockerfile, args: b.args, ...(b.target ? { target: b.target } : {}) };
+}
+
 /** Resolves and builds task images on one engine, caching per process. */
 export class ImageStore {
   #builds = new Map<string, Promise<ImageInfo>>();
@@ -150,7 +166,7 @@ export class ImageStore {
       }
       return this.#inspect(this.images[service.image] ?? service.image, task);
     }
-    const opts = { dockerfile: b.dockerfile, args: b.args, ...(b.target ? { target: b.target } : {}) };
+    const opts = serviceBuildOptions(b);
     const shown = `${relative(task.dir, join(b.context, b.dockerfile))} (service ${service.name})`;
     return this.#build(task, b.context, shown, opts, "pgs-svc");
   }
@@ -161,8 +177,7 @@ export class ImageStore {
     let p = this.#builds.get(key);
     if (!p) {
       p = (async () => {
-        const hash = createHash("sha256").update(await contextHash(dir)).update(extra).digest("hex");
-        const tag = `${repo}:${(extra ? hash : await contextHash(dir)).slice(0, 16)}`;
+        const tag = await buildTag(dir, opts, repo);
         const mapped = this.images[tag] ?? tag;
         if (mapped !== tag || await this.runtime.inspectImage(tag)) return this.#inspect(mapped, task);
         const timeoutMs = task.config.environment.buildTimeoutSec * 1000;

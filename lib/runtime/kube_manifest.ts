@@ -12,7 +12,12 @@
  * - `emptyDir` becomes a podman volume named as the Pod volume, global to the engine: volumes are named after the pod
  *   so two episodes never share one; `medium: Memory` is not honoured (a disk volume);
  * - `readinessProbe` is ignored by podman 4.3 (and a `livenessProbe` is rewritten into a word-split CMD-SHELL), so
- *   health gating stays the runtime's job; the probe is written for other players.
+ *   health gating stays the runtime's job; the probe is written for other players;
+ * - a `workingDir` the image lacks fails the play ("workdir ... does not exist on container"; `podman run` would make
+ *   it): main's image must hold its working directory, as the image pgs bakes the working directory into does
+ *   (`ImageStore.withWorkdir`).
+ *
+ * `cli/harbor_pod.ts` (`pgs harbor pod`) makes the input from a loaded task, naming the images without building.
  */
 import { stringify } from "npm:yaml@2.9.1";
 import { parseBytes } from "../task/compose_units.ts";
