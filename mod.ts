@@ -67,6 +67,7 @@ export { setWarningSink } from "./lib/base/warn.ts";
 export {
   type AgentConfig,
   type ArtifactConfig,
+  type CollectHook,
   type ComposeBuild,
   type ComposeDependency,
   type ComposeHealthcheck,

@@ -6,6 +6,7 @@ import { UsageError } from "../lib/base/errors.ts";
 import { createRuntime, DEFAULT_RUNTIME, runtimeNames } from "../lib/runtime/registry.ts";
 import type { Runtime } from "../lib/runtime/runtime.ts";
 import { DEFAULT_STORAGE_MB } from "../lib/runtime/limits.ts";
+import type { PodBudget } from "../lib/runtime/pod_budget.ts";
 import { parseVerifierMode, VERIFIER_MODES, type VerifierMode } from "../lib/task/verifier_mode.ts";
 
 /** A command of the CLI. */
@@ -112,6 +113,46 @@ export const STORAGE_MB_HELP =
   `  --storage-mb N      disk bound in MB of each box (the agent's and the verifier's) of a task that sets no
                       storage_mb; 0: none (default ${DEFAULT_STORAGE_MB}). Enforced where the engine can (btrfs,
                       zfs, overlay on XFS with pquota); elsewhere the run says so once`;
+
+/** The flags of a pod budget, shared by every command that takes them (`podBudgetFlags` reads them). */
+export const POD_BUDGET_FLAGS = {
+  "pod-cpus": { type: "string" },
+  "pod-memory-mb": { type: "string" },
+} as const;
+
+/**
+ * The most a compose task's whole pod may use, from `--pod-cpus` (a positive number) and `--pod-memory-mb` (a positive
+ * integer): undefined when neither is given (no total), else a usage error naming the flag on a bad value.
+ */
+export function podBudgetFlags(
+  cmd: string,
+  values: { "pod-cpus"?: unknown; "pod-memory-mb"?: unknown },
+): PodBudget | undefined {
+  const cpus = values["pod-cpus"] as string | undefined, mem = values["pod-memory-mb"] as string | undefined;
+  if (cpus === undefined && mem === undefined) return undefined;
+  const budget: PodBudget = {};
+  if (cpus !== undefined) {
+    const n = Number(cpus);
+    if (cpus.trim() === "" || !Number.isFinite(n) || n <= 0) {
+      throw new UsageError(`${cmd}: --pod-cpus must be a positive number, got ${JSON.stringify(cpus)}`);
+    }
+    budget.cpus = n;
+  }
+  if (mem !== undefined) {
+    const n = Number(mem);
+    if (mem.trim() === "" || !Number.isInteger(n) || n < 1) {
+      throw new UsageError(`${cmd}: --pod-memory-mb must be a positive integer, got ${JSON.stringify(mem)}`);
+    }
+    budget.memoryMb = n;
+  }
+  return budget;
+}
+
+/** The help lines of `--pod-cpus` and `--pod-memory-mb`, shared by every command that takes them. */
+export const POD_BUDGET_HELP =
+  `  --pod-cpus N        CPUs of a compose task's whole pod (main and its sidecars together): main keeps the
+                      task's limits, the sidecars share the rest (default: no total)
+  --pod-memory-mb N   memory in MB of a compose task's whole pod, shared the same way (default: no total)`;
 
 /** A `--verifier-mode` value, or a usage error listing the modes. */
 export function verifierModeFlag(cmd: string, value: string | undefined): VerifierMode | undefined {

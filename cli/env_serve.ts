@@ -12,6 +12,8 @@ import {
   type Command,
   harnessModelFlag,
   parseFlags,
+  POD_BUDGET_FLAGS,
+  podBudgetFlags,
   positiveInt,
   readOverlays,
   storageMbFlag,
@@ -51,6 +53,9 @@ Options:
   --storage-mb N            disk bound in MB of each box (the agent's and the verifier's) of a task that sets no
                             storage_mb; 0: none (default 10240). Enforced where the engine can (btrfs, zfs, overlay
                             on XFS with pquota); elsewhere the server says so once
+  --pod-cpus N              CPUs of a compose task's whole pod (main and its sidecars together): main keeps the
+                            task's limits, the sidecars share the rest (default: no total)
+  --pod-memory-mb N         memory in MB of a compose task's whole pod, shared the same way (default: no total)
   --runtime R               the container runtime: docker (default) or podman (its engine: DOCKER_HOST's,
                             CONTAINER_HOST's)
   --max-output N            characters of command output kept where a profile has no limit (default 16000)
@@ -90,6 +95,7 @@ export const envServe: Command = {
       images: { type: "string" },
       "verifier-mode": { type: "string" },
       "storage-mb": { type: "string" },
+      ...POD_BUDGET_FLAGS,
       runtime: { type: "string" },
       "max-output": { type: "string" },
       "idle-timeout": { type: "string" },
@@ -120,6 +126,7 @@ export const envServe: Command = {
     if (values["profiles-module"]) await loadProfilesModule(values["profiles-module"]);
     const overlays = await readOverlays("env serve", values.overlay as string[] | undefined);
     const storageMb = storageMbFlag("env serve", values["storage-mb"] as string | undefined);
+    const podBudget = podBudgetFlags("env serve", values);
     const runtime = await answeringRuntime("env serve", values.runtime as string | undefined);
     let env: HarborEnv;
     try {
@@ -137,6 +144,7 @@ export const envServe: Command = {
         runtime,
         verifierMode: verifierModeFlag("env serve", values["verifier-mode"]),
         storageMb,
+        podBudget,
       });
     } catch (e) {
       if (e instanceof UsageError) throw e;

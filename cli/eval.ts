@@ -71,6 +71,9 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
   --storage-mb N             disk bound in MB of each box (the agent's and the verifier's) of a task that sets no
                              storage_mb; 0: none (default ${DEFAULT_STORAGE_MB}). Enforced where the engine can
                              (btrfs, zfs, overlay on XFS with pquota); elsewhere the run says so once
+  --pod-cpus N               CPUs of a compose task's whole pod (main and its sidecars together): main keeps the
+                             task's limits, the sidecars share the rest (default: no total)
+  --pod-memory-mb N          memory in MB of a compose task's whole pod, shared the same way (default: no total)
   --profiles-module FILE     a module registering more profiles
   --json                     print summary.json to stdout at the end
   -h, --help                 this help
@@ -123,6 +126,8 @@ export const evalCommand: Command = {
       "profiles-module": { type: "string" },
       "verifier-mode": { type: "string" },
       "storage-mb": { type: "string" },
+      "pod-cpus": { type: "string" },
+      "pod-memory-mb": { type: "string" },
       runtime: { type: "string" },
       json: { type: "boolean" },
     });

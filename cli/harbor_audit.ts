@@ -14,6 +14,9 @@ import {
   type Command,
   numberFlag,
   parseFlags,
+  POD_BUDGET_FLAGS,
+  POD_BUDGET_HELP,
+  podBudgetFlags,
   positiveInt,
   RUNTIME_HELP,
   STORAGE_MB_HELP,
@@ -26,6 +29,7 @@ import { rewardText, TaskProgress } from "./task_progress.ts";
 
 const usage = `Usage: pgs harbor audit PATH [--workers N] [--json] [--verifier-mode M | --all-modes] [--report FILE]
                         [--pass-threshold X] [--storage-mb N] [--disk-fill-mb N] [--runtime R]
+                        [--pod-cpus N] [--pod-memory-mb N]
 
 For every task directory under PATH (or the one task at PATH): harbor check's oracle and nop, then a battery of
 ${BATTERY.length} exploits, each a one-call scripted policy (planted reward files, background writers, shadowed
@@ -48,6 +52,7 @@ Options:
   --disk-fill-mb N     the most the disk filler writes into a box (default ${DEFAULT_DISK_FILL_CAP_MB}; 0: skip it)
 ${VERIFIER_MODE_HELP}
 ${STORAGE_MB_HELP}
+${POD_BUDGET_HELP}
 ${RUNTIME_HELP}
   -h, --help           this help`;
 
@@ -147,6 +152,7 @@ export const harborAudit: Command = {
       report: { type: "string" },
       "verifier-mode": { type: "string" },
       "storage-mb": { type: "string" },
+      ...POD_BUDGET_FLAGS,
       "disk-fill-mb": { type: "string" },
       runtime: { type: "string" },
     });
@@ -156,6 +162,7 @@ export const harborAudit: Command = {
     const verifierMode = verifierModeFlag("harbor audit", values["verifier-mode"] as string | undefined);
     const allModes = Boolean(values["all-modes"]);
     const storageMb = storageMbFlag("harbor audit", values["storage-mb"] as string | undefined);
+    const podBudget = podBudgetFlags("harbor audit", values);
     if (allModes && verifierMode) throw new UsageError("harbor audit: give --verifier-mode or --all-modes, not both");
     const passThreshold = numberFlag(
       "harbor audit",
@@ -180,6 +187,7 @@ export const harborAudit: Command = {
       allModes,
       passThreshold,
       storageMb,
+      podBudget,
       diskFillCapMb,
       onTask: (t) => loaded.push(t),
       onResult: (r) => progress.ended(r.hackable || !r.valid || Boolean(r.error), line(r)),

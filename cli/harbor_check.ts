@@ -7,6 +7,9 @@ import {
   answeringRuntime,
   type Command,
   parseFlags,
+  POD_BUDGET_FLAGS,
+  POD_BUDGET_HELP,
+  podBudgetFlags,
   positiveInt,
   RUNTIME_HELP,
   STORAGE_MB_HELP,
@@ -17,6 +20,7 @@ import {
 import { rewardText, TaskProgress } from "./task_progress.ts";
 
 const usage = `Usage: pgs harbor check PATH [--workers N] [--json] [--verifier-mode M] [--runtime R]
+                        [--storage-mb N] [--pod-cpus N] [--pod-memory-mb N]
 
 Runs, for every task directory under PATH (or the one task at PATH), a nop episode (nothing done) and an oracle
 episode (solution/solve.sh), both through the real verifier. A task is valid when the oracle scores 1 and the nop
@@ -29,6 +33,7 @@ Options:
                 test.sh output
 ${VERIFIER_MODE_HELP}
 ${STORAGE_MB_HELP}
+${POD_BUDGET_HELP}
 ${RUNTIME_HELP}
   -h, --help    this help`;
 
@@ -76,6 +81,7 @@ export const harborCheck: Command = {
       json: { type: "boolean" },
       "verifier-mode": { type: "string" },
       "storage-mb": { type: "string" },
+      ...POD_BUDGET_FLAGS,
       runtime: { type: "string" },
     });
     if (values.help) return console.log(usage), 0;
@@ -83,6 +89,7 @@ export const harborCheck: Command = {
     const workers = positiveInt("harbor check", "workers", values.workers as string | undefined, DEFAULT_CHECK_WORKERS);
     const verifierMode = verifierModeFlag("harbor check", values["verifier-mode"] as string | undefined);
     const storageMb = storageMbFlag("harbor check", values["storage-mb"] as string | undefined);
+    const podBudget = podBudgetFlags("harbor check", values);
     const dirs = await findTasks(positionals[0]);
     const runtime = await answeringRuntime("harbor check", values.runtime as string | undefined);
     const progress = new TaskProgress(dirs.length, "invalid", Boolean(values.json));
@@ -92,6 +99,7 @@ export const harborCheck: Command = {
       runtime,
       verifierMode,
       storageMb,
+      podBudget,
       onTask: (t) => loaded.push(t),
       onResult: (r) => progress.ended(!r.valid, line(r)),
     });

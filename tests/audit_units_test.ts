@@ -24,10 +24,15 @@ const ROOT = path.join(import.meta.dirname!, "..");
 const FIXTURES = path.join(ROOT, "tests", "fixtures", "audit");
 const fixture = (name: string) => path.join(FIXTURES, name);
 
-/** Facts of a task that every task-aware exploit applies to: paths, key files, a tool, a bound. */
+/** Facts of a task that every task-aware exploit applies to: paths, key files, a tool, a bound, a shared volume. */
 async function richFacts(): Promise<TaskFacts> {
   const facts = await taskFacts(await loadTask(fixture("link-tests")), 64);
-  return { ...facts, paths: [...facts.paths, "out/result.json", "/workdir/it's here.txt"], tools: ["git", "curl"] };
+  return {
+    ...facts,
+    paths: [...facts.paths, "out/result.json", "/workdir/it's here.txt"],
+    tools: ["git", "curl"],
+    sharedWithSidecars: [{ path: "/site's data", services: ["judge", "db"] }],
+  };
 }
 
 Deno.test("audit battery: names unique and kebab-case, one-line descriptions, known hints, scripts parse in sh and bash", async () => {

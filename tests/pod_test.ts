@@ -116,6 +116,35 @@ runtimeTest("pod: a run's pod total bounds the sidecars' limits; main keeps the 
   }
 });
 
+runtimeTest(
+  "pod: a one-shot service that never ends fails the start at build_timeout_sec, nothing left",
+  async (rt) => {
+    const dir = await Deno.makeTempDir({ prefix: "pgs_pod_hang_" });
+    try {
+      await Deno.mkdir(path.join(dir, "environment"));
+      await Deno.mkdir(path.join(dir, "tests"));
+      await Deno.writeTextFile(path.join(dir, "instruction.md"), "x\n");
+      await Deno.writeTextFile(path.join(dir, "tests", "test.sh"), "echo 1 > /logs/verifier/reward.txt\n");
+      await Deno.writeTextFile(
+        path.join(dir, "task.toml"),
+        `[task]\nname = "pgs/pod-hang"\n[environment]\ndocker_image = "pgs-base:1"\nbuild_timeout_sec = 3\n`,
+      );
+      await Deno.writeTextFile(
+        path.join(dir, "environment", "docker-compose.yaml"),
+        "services:\n  main:\n    depends_on:\n      seed:\n        condition: service_completed_successfully\n" +
+          "  seed:\n    image: pgs-base:1\n    command: [sleep, infinity]\n",
+      );
+      const task = await loadTask(dir);
+      const err = await Sandbox.start(task, new ImageStore(rt)).then(() => undefined, (e) => e);
+      assert.ok(err instanceof InfraError, String(err));
+      assert.match(err.message, /service seed did not finish within 3 s \(environment\.build_timeout_sec\)/);
+      assert.deepEqual(await listed(rt, "ps", `${LABELS.task}=${task.name}`), []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
 runtimeTest("pod: without the network the pod has loopback only, and main reaches its sidecar by name", async (rt) => {
   const task = await loadTask(path.join(FIXTURES, "http-sidecar"));
   const box = await Sandbox.start(task, new ImageStore(rt));
@@ -215,3 +244,39 @@ for (const mode of ["shared", "isolated", "snapshot"]) {
     },
   );
 }
+
+dockerTest("pod: in shared mode the task's collect hooks run after the agent's turns, before the tests", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pgs_pod_hooks_" });
+  try {
+    const task = path.join(dir, "task");
+    await Deno.mkdir(path.join(task, "environment"), { recursive: true });
+    await Deno.mkdir(path.join(task, "tests"));
+    await Deno.writeTextFile(path.join(task, "instruction.md"), "Do nothing.\n");
+    // The hook in `db` leaves a file only `db` has; the one in `main` copies what `db` answers into main's /tmp.
+    await Deno.writeTextFile(
+      path.join(task, "task.toml"),
+      `[task]\nname = "pgs/pod-hooks"\n[environment]\ndocker_image = "pgs-base:1"\n` +
+        `[[verifier.collect]]\ncommand = "python3 -c \\"import urllib.request as u; ` +
+        `open('/tmp/hooked', 'w').write(u.urlopen('http://db:7000/').read().decode())\\""\n`,
+    );
+    await Deno.writeTextFile(
+      path.join(task, "environment", "docker-compose.yaml"),
+      "services:\n  db:\n    image: pgs-base:1\n    command: [sh, -c, 'mkdir -p /s && echo live > /s/index.html && " +
+        "exec python3 -m http.server 7000 --directory /s']\n",
+    );
+    await Deno.writeTextFile(
+      path.join(task, "tests", "test.sh"),
+      "#!/bin/bash\nif grep -q live /tmp/hooked; then echo 1; else echo 0; fi > /logs/verifier/reward.txt\n",
+    );
+    const turns = [{
+      tool_calls: [{ name: "bash", arguments: { command: "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" } }],
+    }];
+    const run = path.join(dir, "run");
+    await stubEval(dir, turns, ["--tasks", task, "--profile", "mini-swe-agent", "--out", run]);
+    const [t] = latestById(readTrajectories(path.join(run, "trajectories.jsonl")));
+    assert.equal(t.verifier_mode, "shared");
+    assert.equal(t.reward, 1, t.test_output);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -13,6 +13,7 @@ import type { ChatMessage } from "../harness/types.ts";
 import { ImageStore } from "../runtime/images.ts";
 import { createRuntime } from "../runtime/registry.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import type { PodBudget } from "../runtime/pod_budget.ts";
 import { startBoxes } from "../verify/episode_verifier.ts";
 import { type StartOptions, WarmPool } from "./warm_pool.ts";
 import { loadTask } from "../task/task.ts";
@@ -66,6 +67,12 @@ export interface HarborEnvOptions {
    * `DEFAULT_STORAGE_MB`; 0: none); enforced where the engine can, said once per run where it cannot.
    */
   storageMb?: number;
+  /**
+   * The most a compose task's whole pod may use: CPUs (`cpus`, a positive number) and memory in MB (`memoryMb`, a
+   * positive integer) of `main` and its sidecars together; `main` keeps the task's limits and the sidecars share the
+   * rest (default: no total; each member has its own limits only). See `lib/runtime/pod_budget.ts`.
+   */
+  podBudget?: PodBudget;
 }
 
 /** A row: a task directory, optionally the first messages, a forced profile and chat-template kwargs. */
@@ -108,6 +115,13 @@ export class HarborEnv implements EpisodeOwner {
     if (mb !== undefined && (!Number.isInteger(mb) || mb < 0)) {
       throw new Error(`HarborEnv: storageMb must be a non-negative integer (0: no bound), got ${JSON.stringify(mb)}`);
     }
+    const { cpus, memoryMb } = opts.podBudget ?? {};
+    if (cpus !== undefined && !(Number.isFinite(cpus) && cpus > 0)) {
+      throw new Error(`HarborEnv: podBudget.cpus must be a positive number, got ${JSON.stringify(cpus)}`);
+    }
+    if (memoryMb !== undefined && !(Number.isInteger(memoryMb) && memoryMb > 0)) {
+      throw new Error(`HarborEnv: podBudget.memoryMb must be a positive integer, got ${JSON.stringify(memoryMb)}`);
+    }
     this.#weights = opts.profiles ?? { [opts.profile ?? NO_PROFILE_DIALECT]: 1 };
     // Validated now, so a typo fails when the environment is built, not mid-run.
     for (const name of Object.keys(this.#weights)) resolveProfileName(name);
@@ -132,7 +146,8 @@ export class HarborEnv implements EpisodeOwner {
   }
 
   get #startOptions(): StartOptions {
-    return { workdir: this.opts.workdir, verifierMode: this.opts.verifierMode, storageMb: this.opts.storageMb };
+    const { workdir, verifierMode, storageMb, podBudget } = this.opts;
+    return { workdir, verifierMode, storageMb, podBudget };
   }
 
   /** The profile (weights key) a row gets for a group; without a group the row's content stands in. */

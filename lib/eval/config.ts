@@ -133,6 +133,13 @@ export interface EvalConfig {
    * `DEFAULT_STORAGE_MB`, 10240; 0: none).
    */
   storageMb: number;
+  /**
+   * CPUs of a compose task's whole pod, `main` and its sidecars together: `main` keeps the task's limits, the
+   * sidecars share the rest (`PodBudget.cpus`; a positive number; default: not set, no total).
+   */
+  podCpus?: number;
+  /** Memory in MB of a compose task's whole pod, shared the same way (`PodBudget.memoryMb`; default: not set, no total). */
+  podMemoryMb?: number;
 }
 
 /** A policy as `--policy` and run.json name it: `endpoint`, `oracle` or `script:PATH`. */
@@ -189,6 +196,8 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
   const verifierMode = g.verifierMode("verifierMode");
   const runtime = g.oneOf("runtime", runtimeNames());
   const storageMb = g.atLeastZero("storageMb");
+  const podCpus = g.aboveZero("podCpus", false);
+  const podMemoryMb = g.aboveZero("podMemoryMb", true);
 
   if (!tasks) throw new UsageError("eval: give --tasks PATH (a task, a folder of tasks, or a rows JSONL)");
   if (url !== undefined && !isHttpUrl(url)) {
@@ -274,5 +283,7 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
     runtime: runtime ?? DEFAULT_RUNTIME,
     verifierMode,
     storageMb: storageMb ?? DEFAULT_STORAGE_MB,
+    ...(podCpus !== undefined ? { podCpus } : {}),
+    ...(podMemoryMb !== undefined ? { podMemoryMb } : {}),
   };
 }

@@ -54,6 +54,8 @@ export const FIELDS = [
   "passThreshold",
   "verifierMode",
   "storageMb",
+  "podCpus",
+  "podMemoryMb",
   "runtime",
 ] as const;
 
@@ -163,6 +165,13 @@ export class Given {
   atLeastZero(field: Field): number | undefined {
     const n = this.int(field);
     if (n !== undefined && n < 0) throw new UsageError(`${this.where(field)} must be ≥ 0, got ${n}`);
+    return n;
+  }
+
+  /** A number that must be above 0 (`int`: an integer). */
+  aboveZero(field: Field, int: boolean): number | undefined {
+    const n = int ? this.int(field) : this.number(field);
+    if (n !== undefined && n <= 0) throw new UsageError(`${this.where(field)} must be > 0, got ${n}`);
     return n;
   }
 

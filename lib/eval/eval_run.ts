@@ -13,7 +13,7 @@ import { rowIds, runEpisodes } from "./run_episodes.ts";
 import { readRunInfo, runHeader, runTitle } from "./records/run_dir.ts";
 import { summarize, type Summary } from "./records/summary.ts";
 import { latestById, readTrajectories, type Trajectory, trajectoryId, TrajectoryWriter } from "./records/trajectory.ts";
-import { fingerprint, prepareRun } from "./run_setup.ts";
+import { fingerprint, podBudget, prepareRun } from "./run_setup.ts";
 import { openRunFolder, writeAtomic } from "./run_folder.ts";
 
 export { policyFor } from "./run_setup.ts";
@@ -101,6 +101,7 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
       images: cfg.images,
       verifierMode: cfg.verifierMode,
       storageMb: cfg.storageMb,
+      podBudget: podBudget(cfg),
     }, {
       k: cfg.k,
       maxTurns: cfg.maxTurns,

@@ -9,6 +9,7 @@ import type { EnvRow } from "../env/harbor_env.ts";
 import { createRuntime } from "../runtime/registry.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { DEFAULT_STORAGE_MB } from "../runtime/limits.ts";
+import type { PodBudget } from "../runtime/pod_budget.ts";
 import { InfraError, UsageError } from "../base/errors.ts";
 import { loadProfilesModule } from "../harness/load_module.ts";
 import { resolveProfileName } from "../harness/registry.ts";
@@ -132,6 +133,18 @@ export function fingerprint(cfg: EvalConfig, overlays: LoadedOverlay[]): Record<
     verifierMode: cfg.verifierMode ?? null,
     // Absent at the default, so older runs resume.
     ...(cfg.storageMb !== DEFAULT_STORAGE_MB ? { storageMb: cfg.storageMb } : {}),
+    // Absent when not set, so older runs resume.
+    ...(cfg.podCpus !== undefined ? { podCpus: cfg.podCpus } : {}),
+    ...(cfg.podMemoryMb !== undefined ? { podMemoryMb: cfg.podMemoryMb } : {}),
+  };
+}
+
+/** The most a compose task's whole pod may use, from `--pod-cpus` and `--pod-memory-mb` (undefined: no total). */
+export function podBudget(cfg: EvalConfig): PodBudget | undefined {
+  if (cfg.podCpus === undefined && cfg.podMemoryMb === undefined) return undefined;
+  return {
+    ...(cfg.podCpus !== undefined ? { cpus: cfg.podCpus } : {}),
+    ...(cfg.podMemoryMb !== undefined ? { memoryMb: cfg.podMemoryMb } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
  * below 1.
  */
 import type { Runtime } from "../runtime/runtime.ts";
+import type { PodBudget } from "../runtime/pod_budget.ts";
 import type { ExitStatus } from "../harness/episode_state.ts";
 import { loadTask, type Task } from "../task/task.ts";
 import { resolveVerifierMode, type VerifierMode } from "../task/verifier_mode.ts";
@@ -80,6 +81,8 @@ export interface CheckOptions {
   verifierMode?: VerifierMode;
   /** Disk bound in MB of the boxes of a task that sets no `storage_mb` (default 10240; 0: none). */
   storageMb?: number;
+  /** The most a compose task's whole pod may use (`HarborEnvOptions.podBudget`; default: no total). */
+  podBudget?: PodBudget;
   /** Called as each task finishes (at once for a task that does not load). */
   onResult?: (r: CheckResult) => void;
   /** Called with each loaded task before it runs (the CLI counts tasks that leave the network unset). */
@@ -239,7 +242,12 @@ export async function checkTasks(dirs: string[], opts: CheckOptions = {}): Promi
   const ran = loaded.map((): Partial<Record<CheckAgent, Trajectory>> => ({}));
   // Both episodes of a task at once, as many tasks as workers; no extra limit on containers starting.
   const episodes = 2 * Math.max(1, opts.workers ?? DEFAULT_CHECK_WORKERS);
-  await runJobs(jobs, { images: opts.images, verifierMode: opts.verifierMode, storageMb: opts.storageMb }, {
+  await runJobs(jobs, {
+    images: opts.images,
+    verifierMode: opts.verifierMode,
+    storageMb: opts.storageMb,
+    podBudget: opts.podBudget,
+  }, {
     maxConcurrent: episodes,
     maxStarting: episodes,
     maxTurns: NO_TURN_LIMIT,

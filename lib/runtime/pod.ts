@@ -260,8 +260,18 @@ export class Pod {
 
   /** Resolves once `svc` exited 0 (`service_completed_successfully`); InfraError when it exited otherwise. */
   async #exited(svc: ComposeService, box: Box): Promise<void> {
+    // Bounded as setup.sh is: a one-shot service that never ends must not hold the episode's start forever.
+    const limitSec = this.task.config.environment.buildTimeoutSec;
+    const deadline = performance.now() + limitSec * 1000;
     for (;;) {
       if (this.#stopped) throw new InfraError(`${this.task.name}: the pod was stopped`, "services");
+      if (performance.now() > deadline) {
+        throw new InfraError(
+          `${this.task.name}: service ${svc.name} did not finish within ${limitSec} s (environment.build_timeout_sec)` +
+            await tail(box),
+          "services",
+        );
+      }
       const state = await box.state();
       if (state.status === "stopped") {
         if (state.exitCode === 0) return;

@@ -8,6 +8,7 @@ export { parseTaskConfig } from "./task_config.ts";
 export type {
   AgentConfig,
   ArtifactConfig,
+  CollectHook,
   EnvironmentConfig,
   HealthcheckConfig,
   NetworkPolicy,

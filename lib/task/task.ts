@@ -7,6 +7,7 @@ import { parseTaskConfig, saidStepMode, type StepConfig, type TaskConfig } from 
 import { COMPOSE_FILE } from "./compose.ts";
 import type { ComposeModel } from "./compose_types.ts";
 import { readTaskCompose } from "./task_compose.ts";
+import { checkServices } from "./harbor_fields.ts";
 
 /** The files of a task directory, absolute; optional ones are set only when they exist. */
 export interface TaskPaths {
@@ -133,6 +134,9 @@ export async function loadTask(dir: string): Promise<Task> {
   // Harbor reads `docker-compose.yaml` only (another name is a file like any other of the build context).
   const composeFile = path.join(environmentDir, COMPOSE_FILE);
   const compose = await exists(composeFile, "file") ? await readTaskCompose(abs, config) : undefined;
+  // Every artifact's and hook's service must be one the pod runs.
+  const named = { artifacts: config.artifacts, steps: config.steps, collect: config.verifier.collect };
+  checkServices(text, shown(taskToml), named, compose && Object.keys(compose.services));
   if (!paths.dockerfile && config.environment.dockerImage === undefined) {
     throw new TaskError(
       shown(path.join(environmentDir, "Dockerfile")),

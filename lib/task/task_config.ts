@@ -167,6 +167,7 @@ function parseVerifier(c: Checker, v: Table, environment: EnvironmentConfig): Ve
     captureTimeoutSec: c.number(v, ["verifier", "capture_timeout_sec"], "positive", 60),
     env: c.env(v, ["verifier", "env"]),
     user: c.user(v, ["verifier", "user"]),
+    collect: checkCollect(c, v.collect, ["verifier", "collect"]),
   };
   const mode = v.environment_mode;
   if (mode !== undefined && mode !== "shared" && mode !== "separate") {
@@ -185,10 +186,6 @@ function parseVerifier(c: Checker, v: Table, environment: EnvironmentConfig): Ve
   }
   if (mode !== undefined) verifier.environmentMode = mode;
   else if (vEnv) verifier.environmentMode = "separate";
-  if (v.collect !== undefined) {
-    checkCollect(c, v.collect, ["verifier", "collect"]);
-    c.notApplied(["verifier", "collect"]);
-  }
   if (verifier.capture === undefined) delete verifier.capture;
   if (verifier.user === undefined) delete verifier.user;
   return verifier;

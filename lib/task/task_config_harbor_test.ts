@@ -126,9 +126,10 @@ Deno.test("fields that change scoring and cannot be applied are refused with one
     `[verifier]\nenvironment_mode = "clean"`,
     't.toml:2: verifier.environment_mode must be "shared" or "separate", got "clean"',
   );
+  // A sidecar's artifact is read in its own container: its source must be absolute (the loader checks the service).
   bad(
-    `artifacts = [{ source = "/x", service = "db" }]`,
-    't.toml:1: artifacts[0].service = "db": pgs runs no sidecar services',
+    `artifacts = [{ source = "x", service = "db" }]`,
+    `t.toml:1: artifacts[0]: Artifact source "x" collected from service "db" must be an absolute path`,
   );
   // A relative source is Harbor's too: resolved in the agent's working directory when copied.
   assert.deepEqual(parseTaskConfig(`artifacts = ["rel/x"]`, "t.toml", noEnv).artifacts, [{

@@ -84,6 +84,23 @@ export interface VerifierConfig {
   environmentMode?: "shared" | "separate";
   /** `[verifier.environment]`: the separate verifier's image and limits. Default: none. */
   environment?: EnvironmentConfig;
+  /**
+   * `[[verifier.collect]]`: commands run in the pod's services after the agent's turns, before the artifacts are
+   * copied (`lib/verify/collect_hooks.ts`). Default [] (no hooks).
+   */
+  collect: CollectHook[];
+}
+
+/** One `[[verifier.collect]]` hook (Harbor's VerifierCollectConfig). */
+export interface CollectHook {
+  /** Shell command: `bash -c` in `main`, `sh -c` in a sidecar. Required. */
+  command: string;
+  /** The compose service it runs in. Default "main". */
+  service: string;
+  /** Seconds it may take. Default 60. */
+  timeoutSec: number;
+  /** User (name or id) it runs as. Default: the service container's own user. */
+  user?: string;
 }
 
 /** `[agent]`. */
@@ -98,10 +115,12 @@ export interface AgentConfig {
   network?: NetworkPolicy;
 }
 
-/** One entry of Harbor's root `artifacts`: a path copied from the agent's container into a separate verifier's. */
+/** One entry of Harbor's root `artifacts`: a path copied from a pod's container into a separate verifier's. */
 export interface ArtifactConfig {
-  /** Absolute path in the agent's container. */
+  /** Path in the service's container (absolute for a sidecar; a relative one is `main`'s working directory's). */
   source: string;
+  /** The compose service it is copied from, when not `main`. Default: none (`main`, the agent's container). */
+  service?: string;
   /** Where it lands, relative (Harbor's host layout); pgs copies to the same absolute path. Default: none. */
   destination?: string;
   /** Glob patterns left out (not applied by pgs; warned). Default []. */

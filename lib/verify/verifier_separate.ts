@@ -2,7 +2,10 @@
  * Harbor's separate verifier environment: a container of its own image (`[verifier.environment]` docker_image, else
  * `tests/Dockerfile`; for a step, `[steps.verifier.environment]` first and `steps/<name>/tests/` as the context when it
  * exists), which owns `/tests/test.sh` itself, with `/logs/artifacts`, the task's `artifacts` and the step's copied
- * across from the agent's container to the same absolute paths. Nothing else of the agent's container reaches it.
+ * across to the same absolute paths: from the agent's container, or from a sidecar's for an entry with `service` (as
+ * Harbor re-materializes every entry at its `source`, harbor@39b85872:src/harbor/trial/artifact_handler.py
+ * `upload_artifacts`). Nothing else of the agent's pod reaches it. The `[[verifier.collect]]` hooks run first, in
+ * Harbor's two passes (`collect_hooks.ts`): `main`'s hooks, `main`'s artifacts, the sidecars' hooks, their artifacts.
  */
 import { posix } from "node:path";
 import type { Sandbox } from "../runtime/sandbox.ts";
@@ -12,17 +15,32 @@ import { COPY_TIMEOUT_MS, type CopyFailure, copyFromAgent } from "./container_co
 import { inVerifierBox, scriptInput, type Verification, type VerifyResult } from "./verification.ts";
 import { STAGE_DIR, TESTS_STAGE } from "./verifier_container.ts";
 import { createSeparateVerifier, type SeparateBox } from "./separate_verifier_box.ts";
+import { type CollectPass, inPass, runCollectHooks, serviceBox } from "./collect_hooks.ts";
+import { MAIN_SERVICE } from "../task/harbor_fields.ts";
 
 /** Harbor's convention folder, always carried into a separate verifier. */
 const ARTIFACTS_DIR = "/logs/artifacts";
 
+/** A path carried across, and the compose service whose container it is read from. */
+export interface ArtifactSource {
+  /** Absolute, in the service's container and in the verifier's. */
+  path: string;
+  /** `main` (the agent's container) or a sidecar's name. */
+  service: string;
+}
+
 /**
- * The paths carried across: /logs/artifacts first, then the task's artifacts, then the step's, each once; a relative
- * source is the agent's working directory's (`workdir`), as Harbor resolves it in the main container.
+ * The paths carried across: /logs/artifacts first, then the task's artifacts, then the step's, each path once (the
+ * first claimant kept, as Harbor keeps it); a relative source is the agent's working directory's (`workdir`), as
+ * Harbor resolves it in the main container (a sidecar's is absolute).
  */
-export function artifactPaths(task: Task, workdir: string, step?: TaskStep): string[] {
+export function artifactPaths(task: Task, workdir: string, step?: TaskStep): ArtifactSource[] {
   const declared = [...task.config.artifacts, ...(step?.config.artifacts ?? [])];
-  return [...new Set([ARTIFACTS_DIR, ...declared.map((a) => posix.resolve(workdir, a.source))])];
+  const all = [
+    { path: ARTIFACTS_DIR, service: MAIN_SERVICE },
+    ...declared.map((a) => ({ path: posix.resolve(workdir, a.source), service: a.service ?? MAIN_SERVICE })),
+  ];
+  return all.filter((a, i) => all.findIndex((b) => b.path === a.path) === i);
 }
 
 /** The separate box made ahead when it is for this step (else it is removed), or a new one. */
@@ -41,9 +59,17 @@ export async function verifySeparate(v: Verification, finalMessage: string): Pro
   const task = box.task;
   return await inVerifierBox(v, separateBox(v), async (vbox, capture) => {
     const t1 = performance.now();
-    const paths = artifactPaths(task, box.workdir, v.opts.step);
-    const copied = await copyArtifacts(box, vbox, paths);
-    if (copied) return await v.copyFailed(copied);
+    const sources = artifactPaths(task, box.workdir, v.opts.step);
+    const paths = sources.map((a) => a.path);
+    const staged = await stageArtifacts(vbox, paths.length);
+    if (staged) return await v.copyFailed(staged);
+    let hooksFailed = 0;
+    for (const pass of ["main", "sidecars"] as const) {
+      hooksFailed += await runCollectHooks(box, pass);
+      const copied = await copyArtifacts(box, vbox, sources, pass);
+      if (copied) return await v.copyFailed(copied);
+    }
+    if (hooksFailed) v.extra.collect_hooks_failed = hooksFailed;
     v.timings.copy = performance.now() - t1;
     const plan = {
       cwd: vbox.workdir,
@@ -63,14 +89,11 @@ export async function verifySeparate(v: Verification, finalMessage: string): Pro
   });
 }
 
-/**
- * Copies each path from the agent's container into `STAGE_DIR/a<i>/` of the verifier's (the script then moves it
- * into place); a path the agent's container lacks is skipped, as Harbor skips it. Returns undefined, or the failure.
- */
-async function copyArtifacts(box: Sandbox, vbox: SeparateBox, paths: string[]): Promise<CopyFailure | undefined> {
+/** Makes `STAGE_DIR/a<i>/` for `count` artifacts in the verifier's container, with the tests context when uploaded. */
+async function stageArtifacts(vbox: SeparateBox, count: number): Promise<CopyFailure | undefined> {
   const stage = STAGE_DIR.slice(1);
   const dir = (name: string): TarEntry => ({ name, type: "dir", mode: 0o700, uid: 0, gid: 0 });
-  const dirs: TarEntry[] = [dir(stage), ...paths.map((_, i) => dir(`${stage}/a${i}`))];
+  const dirs: TarEntry[] = [dir(stage), ...Array.from({ length: count }, (_, i) => dir(`${stage}/a${i}`))];
   if (vbox.uploadContext) {
     const context = await treeEntries(vbox.uploadContext, TESTS_STAGE, 0, 0);
     dirs.push(...context.map((e) => ({ ...e, name: `${stage}/${e.name}` })));
@@ -80,9 +103,31 @@ async function copyArtifacts(box: Sandbox, vbox: SeparateBox, paths: string[]): 
     const error = `cannot prepare the separate verifier's container: ${made.error.trim()}`;
     return { error, side: "verifier", missing: false };
   }
-  for (const [i, p] of paths.entries()) {
-    const failed = await copyFromAgent(box.box, p, vbox.box, `${STAGE_DIR}/a${i}`);
+}
+
+/**
+ * Copies each source of `pass` from its service's container into `STAGE_DIR/a<i>/` of the verifier's (the script
+ * then moves it into place); a path the container lacks is skipped, as Harbor skips it (a sidecar the pod lacks too).
+ * Returns undefined, or the failure: reading a sidecar fails as reading the agent's container does.
+ */
+async function copyArtifacts(
+  box: Sandbox,
+  vbox: SeparateBox,
+  sources: ArtifactSource[],
+  pass: CollectPass,
+): Promise<CopyFailure | undefined> {
+  for (const [i, a] of sources.entries()) {
+    if (!inPass(a.service, pass)) continue;
+    const from = serviceBox(box, a.service);
+    if (!from) continue;
+    const failed = await copyFromAgent(from, a.path, vbox.box, `${STAGE_DIR}/a${i}`);
     // Harbor skips an artifact that is not there.
-    if (failed && !failed.missing) return failed;
+    if (failed && !failed.missing) {
+      const whose = a.service === MAIN_SERVICE ? failed.error : failed.error.replace(
+        "the agent's container",
+        `service ${a.service}'s container`,
+      );
+      return { ...failed, error: whose };
+    }
   }
 }

@@ -11,5 +11,24 @@ Deno.test("artifacts: /logs/artifacts first, each path once, a relative source i
     () => undefined,
   );
   const task = { config } as Task;
-  assert.deepEqual(artifactPaths(task, "/app"), ["/logs/artifacts", "/app/out/result.json", "/var/log/app.log"]);
+  assert.deepEqual(artifactPaths(task, "/app").map((a) => a.path), [
+    "/logs/artifacts",
+    "/app/out/result.json",
+    "/var/log/app.log",
+  ]);
+});
+
+Deno.test("artifacts: a sidecar's source is read from its service; the first claimant of a path is kept", () => {
+  const config = parseTaskConfig(
+    `artifacts = [{ source = "/export/state.txt", service = "db" }, "/export/state.txt", ` +
+      `{ source = "/data", service = " main " }]`,
+    "t.toml",
+    () => undefined,
+  );
+  const task = { config } as Task;
+  assert.deepEqual(artifactPaths(task, "/app"), [
+    { path: "/logs/artifacts", service: "main" },
+    { path: "/export/state.txt", service: "db" },
+    { path: "/data", service: "main" },
+  ]);
 });

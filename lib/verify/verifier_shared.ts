@@ -6,6 +6,7 @@
  * Processes the agent left running keep running (a task may test a service), and can still interfere; under
  * `shared-clean` they are stopped first.
  */
+import { runAllCollectHooks } from "./collect_hooks.ts";
 import { tarArchive } from "../base/tar.ts";
 import type { Box } from "../runtime/runtime.ts";
 import { COPY_TIMEOUT_MS } from "./container_copy.ts";
@@ -22,6 +23,8 @@ export async function verifyShared(v: Verification, finalMessage: string, clean 
   const box = v.box;
   const baseline = v.verifier.agentBaseline;
   if (clean && !baseline) return await v.infra("no process table was taken when the agent's turns began");
+  // Harbor runs the task's collect hooks after the agent's turns in shared mode too, before the tests.
+  await runAllCollectHooks(box, v.extra);
   const capture = await v.capture();
   if (!(capture instanceof Uint8Array)) return v.fail(capture.error, capture.extra);
   // The tests' own network, as Harbor switches the box's for the verifier phase: one they may not have is taken away

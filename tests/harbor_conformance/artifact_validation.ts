@@ -139,14 +139,16 @@ export const CASES: Case[] = [
     id: "collect-defaults",
     cite: cite(F, "TestVerifierCollectConfig::test_defaults"),
     toml: collect('command = "pg_dump app > /tmp/dump.sql"'),
-    expect: { accepted: true, warns: /collect/ },
+    expect: {
+      accepted: true,
+      check: { "config.verifier.collect.0.service": "main", "config.verifier.collect.0.timeoutSec": 60 },
+    },
   },
-  {
-    id: "collect-sidecar",
-    cite: cite(F, "TestVerifierCollectConfig::test_sidecar_hook"),
-    toml: collect('command = "echo hi"', 'service = "db"', "timeout_sec = 5"),
-    expect: { accepted: true },
-  },
+  sidecar(
+    "collect-sidecar",
+    "TestVerifierCollectConfig::test_sidecar_hook",
+    collect('command = "echo hi"', 'service = "db"', "timeout_sec = 5"),
+  ),
   {
     id: "collect-bad-service",
     cite: cite(F, "TestVerifierCollectConfig::test_invalid_service_rejected"),

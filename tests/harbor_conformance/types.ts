@@ -60,7 +60,9 @@ export const DIFFERS = {
   unsetNetwork: "pgs runs a task that sets no [environment] network with no network (warned once per run); " +
     "Harbor's default is public",
   windows: 'pgs runs Linux containers only and refuses os = "windows"; Harbor loads Windows tasks',
-  sidecar: "pgs refuses an artifact with a sidecar service until pods land; Harbor collects it from that service",
+  sidecar: "pgs refuses at load an artifact or collect hook whose service the task's environment/docker-compose.yaml " +
+    "does not define (these cases have no compose file); Harbor's model accepts it and its trial refuses it at start " +
+    "(src/harbor/trial/trial.py, _validate_artifact_configuration)",
   compose: "pgs refuses environment/docker-compose.yaml; Harbor runs compose environments",
   separateImage: "pgs refuses at load a separate verifier with nothing to run (no docker_image, no Dockerfile in " +
     "its tests folder), naming the file; Harbor loads the task and its trial fails building the verifier's image",

@@ -4,6 +4,7 @@
  * mode when an exploit scores at or above the pass threshold while the nop scores below it.
  */
 import type { Runtime } from "../../runtime/runtime.ts";
+import type { PodBudget } from "../../runtime/pod_budget.ts";
 import { loadTask, type Task } from "../../task/task.ts";
 import { resolveVerifierMode, type VerifierMode } from "../../task/verifier_mode.ts";
 import { type CheckResult, checkVerdict, DEFAULT_CHECK_WORKERS } from "../check.ts";
@@ -86,6 +87,8 @@ export interface AuditOptions {
   passThreshold?: number;
   /** Disk bound in MB of the boxes of a task that sets no `storage_mb` (default 10240; 0: none). */
   storageMb?: number;
+  /** The most a compose task's whole pod may use (`HarborEnvOptions.podBudget`; default: no total). */
+  podBudget?: PodBudget;
   /** The exploits (default `BATTERY`). */
   battery?: readonly Exploit[];
   /** Called as each task's verdict is complete. */
@@ -213,7 +216,12 @@ async function auditMode(
     });
   });
   const concurrent = 2 * workers;
-  await runJobs(jobs, { images: opts.images, verifierMode: override, storageMb: opts.storageMb }, {
+  await runJobs(jobs, {
+    images: opts.images,
+    verifierMode: override,
+    storageMb: opts.storageMb,
+    podBudget: opts.podBudget,
+  }, {
     maxConcurrent: concurrent,
     maxStarting: concurrent,
     maxTurns: Number.POSITIVE_INFINITY,
