@@ -15,6 +15,7 @@ import { createRuntime } from "../lib/runtime/registry.ts";
 import type { Runtime } from "../lib/runtime/runtime.ts";
 import { Sandbox } from "../lib/runtime/sandbox.ts";
 import { loadTask } from "../lib/task/task.ts";
+import { HarborEnv } from "../lib/env/harbor_env.ts";
 import { latestById, readTrajectories } from "../lib/eval/records/trajectory.ts";
 import { dockerTest } from "./docker_helpers.ts";
 import { stubEval } from "./eval_helpers.ts";
@@ -280,3 +281,46 @@ dockerTest("pod: in shared mode the task's collect hooks run after the agent's t
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+dockerTest(
+  "pod: HarborEnv warms a whole pod, resets into it, the agent's tool reaches the sidecar, and close leaves nothing",
+  async () => {
+    const docker = createRuntime("docker");
+    const env = new HarborEnv({ runtime: docker });
+    const row = { task_dir: path.join(FIXTURES, "http-sidecar") };
+    try {
+      assert.equal(await env.warm(row, 1), 1);
+      for (let i = 0; i < 600 && (await env.warmCount(row)).ready < 1; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal((await env.warmCount(row)).ready, 1);
+      // The warm box is a pod: main and its sidecar, both up before any reset.
+      const warm = await listed(docker, "ps", `${POD_LABELS.service}=web`);
+      assert.equal(warm.length, 1);
+      const ep = await env.reset(row);
+      try {
+        const fetch = `python3 -c "import urllib.request as u; print(u.urlopen('http://web:8000/').read().decode())"`;
+        const r = await ep.step({
+          tool_calls: [{
+            id: "c1",
+            type: "function",
+            function: { name: "bash", arguments: JSON.stringify({ command: fetch }) },
+          }],
+        });
+        assert.match(String(r.observations[0].content), /hello-from-web/);
+        await ep.step({
+          content: "done",
+          tool_calls: [{ id: "c2", type: "function", function: { name: "submit", arguments: "{}" } }],
+        });
+        const score = await ep.finish();
+        assert.equal(score.reward, 1, score.verifierError);
+      } finally {
+        await ep.close();
+      }
+    } finally {
+      await env.close();
+    }
+    assert.deepEqual(await listed(docker, "ps", `${LABELS.pid}=${owner().pid}`), []);
+    assert.deepEqual(await listed(docker, "volume", `${LABELS.pid}=${owner().pid}`), []);
+  },
+);
