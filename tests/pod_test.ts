@@ -324,3 +324,47 @@ dockerTest(
     assert.deepEqual(await listed(docker, "volume", `${LABELS.pid}=${owner().pid}`), []);
   },
 );
+
+runtimeTest("pod: a pgs killed outright leaves a pod that the next process's sweep removes whole", async (rt) => {
+  const dir = await Deno.makeTempDir({ prefix: "pgs_pod_kill_" });
+  const root = path.join(import.meta.dirname!, "..");
+  const child = path.join(dir, "hold_pod.ts");
+  // Starts a pod with a shared volume, says so, then waits to be killed.
+  await Deno.writeTextFile(
+    child,
+    `import { loadTask } from ${JSON.stringify(path.join(root, "lib/task/task.ts"))};\n` +
+      `import { ImageStore } from ${JSON.stringify(path.join(root, "lib/runtime/images.ts"))};\n` +
+      `import { createRuntime } from ${JSON.stringify(path.join(root, "lib/runtime/registry.ts"))};\n` +
+      `import { Sandbox } from ${JSON.stringify(path.join(root, "lib/runtime/sandbox.ts"))};\n` +
+      `const task = await loadTask(${JSON.stringify(path.join(FIXTURES, "shared-volume"))});\n` +
+      `await Sandbox.start(task, new ImageStore(createRuntime(${JSON.stringify(rt.kind)})));\n` +
+      `console.log("READY");\nawait new Promise(() => {});\n`,
+  );
+  const proc = new Deno.Command(Deno.execPath(), { args: ["run", "-A", child], stdout: "piped", stderr: "null" })
+    .spawn();
+  try {
+    const reader = proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let said = "";
+    while (!said.includes("READY")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      said += value;
+    }
+    assert.match(said, /READY/);
+    const pid = `${LABELS.pid}=${proc.pid}`;
+    assert.equal((await listed(rt, "ps", pid)).length, 2, "main and writer run");
+    assert.equal((await listed(rt, "volume", pid)).length, 1, "the shared volume exists");
+    proc.kill("SIGKILL");
+    await proc.status;
+    reader.releaseLock();
+    await createRuntime(rt.kind, rt.host ? { host: rt.host } : {}).sweepOrphans();
+    assert.deepEqual(await listed(rt, "ps", pid), []);
+    assert.deepEqual(await listed(rt, "volume", pid), []);
+  } finally {
+    try {
+      proc.kill("SIGKILL");
+    } catch { /* gone */ }
+    await proc.stdout.cancel().catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+});
