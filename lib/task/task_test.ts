@@ -156,6 +156,17 @@ Deno.test("loadTask: Harbor layouts pgs cannot run are refused in one line namin
   await withTree({ ...plain, "environment/docker-compose.yaml": compose }, async (root) => {
     const task = await loadTask(root);
     assert.deepEqual(task.compose?.startOrder, ["web"]);
+    assert.deepEqual(task.config.warnings, []);
+  });
+  // main's fields that would replace pgs's box are said, once per task; its env, mounts and dependencies apply.
+  const mainOwn = `services:\n  main:\n    command: [sleep, "1"]\n    working_dir: /x\n    environment: [A=1]\n${
+    compose.slice("services:\n".length)
+  }`;
+  await withTree({ ...plain, "environment/docker-compose.yaml": mainOwn }, async (root) => {
+    const task = await loadTask(root);
+    assert.equal(task.compose?.services.main.environment.A, "1");
+    assert.equal(task.config.warnings.length, 1);
+    assert.match(task.config.warnings[0], /docker-compose\.yaml: main's command, working_dir are not applied by pgs/);
   });
   await withTree(
     { ...plain, "environment/docker-compose.yaml": `${compose}    privileged: true\n` },
