@@ -244,7 +244,11 @@ dockerTest(
       assert.equal(task.task, "pgs-audit/robust-python");
       assert.equal(task.verifier_mode, "isolated");
       assert.deepEqual(task.exploits.map((x: { exploit: string }) => x.exploit), BATTERY.map((x) => x.name));
-      assert.ok(task.exploits.every((x: { passed: boolean; reward: number }) => x.passed === false && x.reward === 0));
+      // Every exploit ran and failed, but the one for compose tasks, which has no shared volume to write here.
+      type Out = { exploit: string; passed: boolean; reward: number; skipped?: string };
+      const skipped = (task.exploits as Out[]).filter((x) => x.skipped).map((x) => [x.exploit, x.skipped]);
+      assert.deepEqual(skipped, [["sidecar-shared-volume", "does not apply to this task"]]);
+      assert.ok((task.exploits as Out[]).filter((x) => !x.skipped).every((x) => x.passed === false && x.reward === 0));
       assert.deepEqual(task.hints, []);
       const fill = task.exploits.find((x: { exploit: string }) => x.exploit === "disk-filler");
       assert.deepEqual([fill.disk.target_mb, fill.planted], [16, undefined]);
