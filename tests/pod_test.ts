@@ -24,11 +24,14 @@ import { runtimeTest } from "./runtime_helpers.ts";
 const FIXTURES = path.join(import.meta.dirname!, "fixtures", "compose");
 const text = (b: Uint8Array) => new TextDecoder().decode(b).trim();
 
-/** The CLI's listing of what carries `label` on the runtime's engine: containers (`ps -a`) or volumes. */
-async function listed(rt: Runtime, what: "ps" | "volume", label: string): Promise<string[]> {
+/**
+ * The CLI's listing of what carries `label` on the runtime's engine: containers (`ps -a`) or volumes; with `and`, a
+ * container must carry that label too.
+ */
+async function listed(rt: Runtime, what: "ps" | "volume", label: string, and?: string): Promise<string[]> {
   const cli = rt as unknown as { call(a: string[]): Promise<{ code: number; stdout: Uint8Array; stderr: string }> };
   const argv = what === "ps"
-    ? ["ps", "-aq", "--filter", `label=${label}`]
+    ? ["ps", "-aq", "--filter", `label=${label}`, ...(and ? ["--filter", `label=${and}`] : [])]
     : ["volume", "ls", "-q", "--filter", `label=${label}`];
   const r = await cli.call(argv);
   assert.equal(r.code, 0, r.stderr);
@@ -198,6 +201,10 @@ for (const mode of ["shared", "isolated", "snapshot"]) {
     async () => {
       const dir = await Deno.makeTempDir({ prefix: "pgs_pod_eval_" });
       try {
+        // A copy under a name of its own: other test files run this fixture at once, and its boxes are found by name.
+        const task = path.join(dir, `http-sidecar-${mode}-${crypto.randomUUID().slice(0, 8)}`);
+        const cp = await new Deno.Command("cp", { args: ["-r", path.join(FIXTURES, "http-sidecar"), task] }).output();
+        assert.equal(cp.code, 0);
         // The agent asks the sidecar by name through its tool, then submits; the task's tests ask it again.
         const turns = [
           {
@@ -219,7 +226,7 @@ for (const mode of ["shared", "isolated", "snapshot"]) {
         const run = path.join(dir, "run");
         await stubEval(dir, turns, [
           "--tasks",
-          path.join(FIXTURES, "http-sidecar"),
+          task,
           "--profile",
           "mini-swe-agent",
           "--verifier-mode",
@@ -295,7 +302,8 @@ dockerTest(
       }
       assert.equal((await env.warmCount(row)).ready, 1);
       // The warm box is a pod: main and its sidecar, both up before any reset.
-      const warm = await listed(docker, "ps", `${POD_LABELS.service}=web`);
+      // Other test files run pods of the same fixture at once: this process's only.
+      const warm = await listed(docker, "ps", `${POD_LABELS.service}=web`, `${LABELS.pid}=${owner().pid}`);
       assert.equal(warm.length, 1);
       const ep = await env.reset(row);
       try {
