@@ -154,6 +154,8 @@ export class Pod {
       }));
     } catch (e) {
       this.#stopped = true; // ends the watches still polling
+      // A sidecar still starting joins `members` before the caller removes them, so that none is left behind.
+      await Promise.allSettled(started.values());
       throw e;
     } finally {
       this.timings.services = performance.now() - t0;
