@@ -107,8 +107,7 @@ export class Pod {
   /**
    * Starts every sidecar joined to `main`'s namespace, each once its dependencies hold, and returns once `main`'s own
    * dependencies hold. `limits` are main's, and a sidecar's unless it has its own; `budget` bounds the whole pod
-   * (`pod_budget.ts`). Throws InfraError
-   * (stage `services`) naming the service that failed; the caller removes the pod.
+   * (`pod_budget.ts`). Throws InfraError (stage `services`) naming the service that failed; the caller removes the pod.
    */
   async startServices(main: Box, limits: BoxLimits, budget?: PodBudget): Promise<void> {
     const t0 = performance.now();
