@@ -68,14 +68,25 @@ interface CheckJson {
   nop_test_output: string | null;
 }
 
-/** Runs `pgs harbor check --json DIR --runtime KIND` to its end: its exit code, output and process id. */
+/** The start time of process `pid` (`/proc/<pid>/stat` field 22), as pgs's labels carry it; "" when it is gone. */
+function processStart(pid: number): string {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/** Runs `pgs harbor check --json DIR --runtime KIND` to its end: its exit code, output, process id and start. */
 async function check(dir: string, kind: string) {
   const child = command(["harbor", "check", "--json", dir, "--runtime", kind]).spawn();
+  const start = processStart(child.pid);
   const timer = setTimeout(() => child.kill("SIGTERM"), CHECK_MS);
   try {
     const o = await child.output();
     const dec = new TextDecoder();
-    return { pid: child.pid, code: o.code, stdout: dec.decode(o.stdout), stderr: dec.decode(o.stderr) };
+    return { pid: child.pid, start, code: o.code, stdout: dec.decode(o.stdout), stderr: dec.decode(o.stderr) };
   } finally {
     clearTimeout(timer);
   }
@@ -122,10 +133,14 @@ for (const [example, want] of Object.entries(EXPECTED)) {
       else assert.equal(got.error, null, said);
       if (want.nopSays) assert.ok((got.nop_test_output ?? "").includes(want.nopSays), said);
       // Nothing the checking process made outlives it: no member of any pod, no shared volume. pgs labels all it makes
-      // `pgs=1` and `pgs.pid=<its pid>`; one filter, since podman's `volume ls` ORs two `label=` filters.
-      const mine = ["--filter", `label=pgs.pid=${r.pid}`];
+      // with its pid and that pid's start time (a pid may have been a dead process's, whose leftovers its sweep
+      // removes), and names its volumes `pgs-<pid>-<start>-...`: podman's `volume ls` ORs two `label=` filters.
+      assert.ok(r.start, "the checking process's start time was read");
+      const mine = ["--filter", `label=pgs.pid=${r.pid}`, "--filter", `label=pgs.pid-start=${r.start}`];
       assert.deepEqual(await listed(runtime, ["ps", "-aq", ...mine]), [], `containers left by ${example}`);
-      assert.deepEqual(await listed(runtime, ["volume", "ls", "-q", ...mine]), [], `volumes left by ${example}`);
+      const volumes = await listed(runtime, ["volume", "ls", "-q", "--filter", `label=pgs.pid=${r.pid}`]);
+      const own = volumes.filter((v) => v.startsWith(`pgs-${r.pid}-${r.start || "0"}-`));
+      assert.deepEqual(own, [], `volumes left by ${example}`);
     },
   );
 }

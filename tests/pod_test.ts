@@ -80,13 +80,13 @@ runtimeTest(
   "pod: a sidecar failing its healthcheck is an infrastructure error naming it, and nothing is left",
   async (rt) => {
     const task = await loadTask(path.join(FIXTURES, "unhealthy-sidecar"));
-    const before = await listed(rt, "volume", `${LABELS.pid}=${owner().pid}`);
+    const before = await listed(rt, "volume", `${LABELS.run}=${owner().run}`);
     const err = await Sandbox.start(task, new ImageStore(rt)).then(() => undefined, (e) => e);
     assert.ok(err instanceof InfraError, String(err));
     assert.equal(err.stage, "services");
     assert.match(err.message, /service web is unhealthy/);
     assert.deepEqual(await listed(rt, "ps", `${LABELS.task}=${task.name}`), []);
-    assert.deepEqual(await listed(rt, "volume", `${LABELS.pid}=${owner().pid}`), before);
+    assert.deepEqual(await listed(rt, "volume", `${LABELS.run}=${owner().run}`), before);
   },
 );
 
@@ -302,8 +302,9 @@ dockerTest(
       }
       assert.equal((await env.warmCount(row)).ready, 1);
       // The warm box is a pod: main and its sidecar, both up before any reset.
-      // Other test files run pods of the same fixture at once: this process's only.
-      const warm = await listed(docker, "ps", `${POD_LABELS.service}=web`, `${LABELS.pid}=${owner().pid}`);
+      // Other test files run pods of the same fixture at once: this process's only (by its run id: a pid may have
+      // been another process's, whose leftovers the next sweep removes).
+      const warm = await listed(docker, "ps", `${POD_LABELS.service}=web`, `${LABELS.run}=${owner().run}`);
       assert.equal(warm.length, 1);
       const ep = await env.reset(row);
       try {
@@ -330,7 +331,7 @@ dockerTest(
     }
     // A removal the engine still has in hand shows in `ps -a` until it ends: a leak is what is still there after a
     // while, said with its labels.
-    const mine = `${LABELS.pid}=${owner().pid}`;
+    const mine = `${LABELS.run}=${owner().run}`;
     for (let i = 0; i < 100 && (await listed(docker, "ps", mine)).length; i++) {
       await new Promise((r) => setTimeout(r, 300));
     }
@@ -354,9 +355,10 @@ runtimeTest("pod: a pgs killed outright leaves a pod that the next process's swe
       `import { ImageStore } from ${JSON.stringify(path.join(root, "lib/runtime/images.ts"))};\n` +
       `import { createRuntime } from ${JSON.stringify(path.join(root, "lib/runtime/registry.ts"))};\n` +
       `import { Sandbox } from ${JSON.stringify(path.join(root, "lib/runtime/sandbox.ts"))};\n` +
+      `import { owner } from ${JSON.stringify(path.join(root, "lib/runtime/hygiene.ts"))};\n` +
       `const task = await loadTask(${JSON.stringify(path.join(FIXTURES, "shared-volume"))});\n` +
       `await Sandbox.start(task, new ImageStore(createRuntime(${JSON.stringify(rt.kind)})));\n` +
-      `console.log("READY");\nawait new Promise(() => {});\n`,
+      `console.log("READY", owner().run);\nawait new Promise(() => {});\n`,
   );
   const proc = new Deno.Command(Deno.execPath(), { args: ["run", "-A", child], stdout: "piped", stderr: "null" })
     .spawn();
@@ -368,8 +370,10 @@ runtimeTest("pod: a pgs killed outright leaves a pod that the next process's swe
       if (done) break;
       said += value;
     }
-    assert.match(said, /READY/);
-    const pid = `${LABELS.pid}=${proc.pid}`;
+    // By the child's run id, not its pid: a pid may have been a dead process's, whose leftovers its sweep removes.
+    const run = said.match(/READY (\S+)/)?.[1];
+    assert.ok(run, said);
+    const pid = `${LABELS.run}=${run}`;
     assert.equal((await listed(rt, "ps", pid)).length, 2, "main and writer run");
     assert.equal((await listed(rt, "volume", pid)).length, 1, "the shared volume exists");
     proc.kill("SIGKILL");
