@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
 import { Docker } from "../lib/runtime/docker/mod.ts";
+import { processStart } from "../lib/runtime/hygiene.ts";
 import type { Runtime } from "../lib/runtime/runtime.ts";
 import { command } from "./cli_helpers.ts";
 import { runtimeTest } from "./runtime_helpers.ts";
@@ -66,16 +67,6 @@ interface CheckJson {
   nop_exit_status: string | null;
   error: string | null;
   nop_test_output: string | null;
-}
-
-/** The start time of process `pid` (`/proc/<pid>/stat` field 22), as pgs's labels carry it; "" when it is gone. */
-function processStart(pid: number): string {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? "";
-  } catch {
-    return "";
-  }
 }
 
 /** Runs `pgs harbor check --json DIR --runtime KIND` to its end: its exit code, output, process id and start. */

@@ -22,7 +22,8 @@ export const LABELS = {
   task: "pgs.task",
 } as const;
 
-function processStart(pid: number): string {
+/** The start time of process `pid` (`/proc/<pid>/stat` field 22), as the labels carry it; "" when it is gone. */
+export function processStart(pid: number): string {
   try {
     const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? "";
