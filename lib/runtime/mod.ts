@@ -48,7 +48,7 @@ export { type LocalEnvOptions, LocalExecEnv } from "./local_env.ts";
 export { type ChannelOptions, ExecChannel, shQuote, text } from "./channel.ts";
 export { Sandbox, type SandboxOptions, type StartTimings } from "./sandbox.ts";
 export { type ImageInfo, ImageStore } from "./images.ts";
-export { healthcheckOf, Pod, POD_LABELS, type PodTimings } from "./pod.ts";
+export { healthcheckOf, Pod, POD_LABELS } from "./pod.ts";
 export type { PodBudget } from "./pod_budget.ts";
 export { podManifest, type PodManifestInput, podManifestYaml } from "./kube_manifest.ts";
 export type { WorkdirLayer } from "./workdir_image.ts";

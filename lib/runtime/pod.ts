@@ -27,20 +27,10 @@ const DOCKER_HC = { intervalMs: 30_000, timeoutMs: 30_000, retries: 3 } as const
 /** The fastest pgs polls a healthcheck or an exit. */
 const POLL_MS = 500;
 
-/** Phase timings of a pod's sidecars, in milliseconds (the agent's box has its own, `StartTimings`). */
-export interface PodTimings {
-  /** Resolving or building the services' images. */
-  images: number;
-  /** From the first sidecar's start until every dependency of `main` held. */
-  services: number;
-}
-
 /** A task's services around the agent's box; made before the box (`prepare`), started after it (`startServices`). */
 export class Pod {
   /** The sidecars started so far, by service name. */
   readonly members: Map<string, Box> = new Map();
-  /** Timings of the sidecars' start. */
-  readonly timings: PodTimings = { images: 0, services: 0 };
   readonly #id = crypto.randomUUID().slice(0, 12);
   #removed = false;
   /** Set once the start failed or the pod is being removed: the watches stop polling. */
@@ -57,7 +47,6 @@ export class Pod {
 
   /** Resolves (or builds) every sidecar's image and makes the pod's volumes; nothing is left when it throws. */
   static async prepare(task: Task, model: ComposeModel, store: ImageStore): Promise<Pod> {
-    const t0 = performance.now();
     const sidecars = sidecarsOf(model);
     const infos = await Promise.all(sidecars.map((s) => store.resolveService(task, s)));
     const images = new Map(sidecars.map((s, i) => [s.name, infos[i]]));
@@ -74,7 +63,6 @@ export class Pod {
       await runtime.removeVolumes([...volumes.values()]);
       throw e;
     }
-    pod.timings.images = performance.now() - t0;
     return pod;
   }
 
@@ -110,7 +98,6 @@ export class Pod {
    * (`pod_budget.ts`). Throws InfraError (stage `services`) naming the service that failed; the caller removes the pod.
    */
   async startServices(main: Box, limits: BoxLimits, budget?: PodBudget): Promise<void> {
-    const t0 = performance.now();
     const own = sidecarLimits(this.task.name, sidecarsOf(this.model), limits, budget);
     const started = new Map<string, Promise<Box>>();
     // Health and exits are watched only for a service someone waits on, once.
@@ -156,8 +143,6 @@ export class Pod {
       // A sidecar still starting joins `members` before the caller removes them, so that none is left behind.
       await Promise.allSettled(started.values());
       throw e;
-    } finally {
-      this.timings.services = performance.now() - t0;
     }
   }
 
