@@ -37,6 +37,9 @@ Deno.test("every command's --help fits 120 columns and names every verifier mode
   const { VERIFIER_MODES } = await import("../lib/task/verifier_mode.ts");
   for (const cmd of COMMANDS) {
     for (const line of cmd.usage.split("\n")) assert.ok(line.length <= 120, `${cmd.name} --help: ${line}`);
+    if (cmd.name === "harness serve") {
+      assert.match(cmd.usage, /the Gemini API/, "harness serve names its four wire APIs");
+    }
     if (!cmd.usage.includes("--verifier-mode")) continue;
     for (const mode of VERIFIER_MODES) assert.match(cmd.usage, new RegExp(`\\b${mode}\\b`), `${cmd.name}: ${mode}`);
   }
