@@ -19,6 +19,7 @@ import { evalCommand } from "./eval.ts";
 import { envServe } from "./env_serve.ts";
 import { exportAtifCommand, exportSftCommand } from "./export.ts";
 import { viewCommand } from "./view.ts";
+import { workerCommand } from "./worker.ts";
 
 /** The version printed by `pgs --version`. */
 export const VERSION: string = denoJson.version;
@@ -41,6 +42,7 @@ export const COMMANDS: Command[] = [
   exportSftCommand,
   viewCommand,
   envServe,
+  workerCommand,
 ];
 
 function help(): string {

@@ -29,6 +29,7 @@ export const LAYERS: [prefix: string, rank: number][] = [
   ["lib/export/", 8],
   ["lib/eval/", 9],
   ["lib/harbor/", 10],
+  ["lib/cluster/", 10],
   ["cli/", 11],
   ["mod.ts", 12],
   ["main.ts", 13],

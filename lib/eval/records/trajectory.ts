@@ -127,6 +127,8 @@ export interface Trajectory {
   agent_stderr?: string;
   /** The DOCKER_HOST the episode ran on ("default": the environment's). */
   docker_host: string;
+  /** The Slurm node (or worker) that ran it; absent for a one-host run. */
+  node?: string;
   /** ISO time the episode started. */
   started_at: string;
   /** ISO time the episode ended. */
