@@ -299,9 +299,17 @@ export {
   type PolicyConfig,
   type RawConfig,
   readConfigFile,
+  type SlurmSettings,
   type TokenModeConfig,
 } from "./lib/eval/config.ts";
-export { type EvalHooks, type EvalResult, evaluate, type ProgressSink } from "./lib/eval/eval_run.ts";
+export {
+  type EvalHooks,
+  type EvalJob,
+  type EvalJobsContext,
+  type EvalResult,
+  evaluate,
+  type ProgressSink,
+} from "./lib/eval/eval_run.ts";
 export { loadRows, parseRows } from "./lib/eval/load_rows.ts";
 export * from "./lib/export/mod.ts";
 

@@ -11,6 +11,37 @@ import { DEFAULT_PASS_THRESHOLD } from "../lib/eval/records/summary.ts";
 import { onSignal } from "./signals.ts";
 import { type Command, parseFlags } from "./args.ts";
 import { checkOutputFolder } from "./output_path.ts";
+import { slurmRunJobs } from "./eval_slurm.ts";
+import { UsageError } from "../lib/base/errors.ts";
+
+/** Flags that are not config fields as they are named. */
+const NOT_FIELDS = [
+  "config",
+  "json",
+  "help",
+  "docker-host",
+  "request-timeout",
+  "no-rewrite-check",
+  "no-diff",
+  "slurm",
+  "nodes",
+  "partition",
+  "time",
+];
+
+/** `--slurm`, `--nodes`, `--partition`, `--time` over the file's `slurm:` (flags win, key by key), or undefined. */
+function slurmFlags(values: Record<string, unknown>, file: unknown): unknown {
+  const parts = { nodes: values.nodes, partition: values.partition, time: values.time };
+  const given = Object.values(parts).some((v) => v !== undefined);
+  if (!values.slurm && !given) return undefined;
+  if (given && !values.slurm && !file) {
+    throw new UsageError("eval: --nodes, --partition and --time go with --slurm");
+  }
+  const base = typeof file === "object" && file !== null ? file as Record<string, unknown> : {};
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(parts)) if (v !== undefined) out[k] = v;
+  return out;
+}
 
 const usage = `Usage: pgs eval --tasks PATH (--endpoint URL | --policy oracle | --policy script:turns.json) [options]
 
@@ -74,6 +105,12 @@ Options (a YAML file given by --config takes the same names, kebab- or snake-cas
   --pod-cpus N               CPUs of a compose task's whole pod (main and its sidecars together): main keeps the
                              task's limits, the sidecars share the rest (default: no total)
   --pod-memory-mb N          memory in MB of a compose task's whole pod, shared the same way (default: no total)
+  --slurm                    run the episodes on the nodes of a Slurm allocation, one pgs worker per node on its own
+                             engine (inside an sbatch job: its nodes; else one pgs asks salloc for and releases);
+                             --max-concurrent and --max-starting are per node; see docs/cluster.md
+  --nodes N                  with --slurm outside a job: nodes to ask for (default 1)
+  --partition P              with --slurm outside a job: the partition (default the cluster's)
+  --time T                   with --slurm outside a job: the time limit, as salloc takes it (default the partition's)
   --profiles-module FILE     a module registering more profiles
   --json                     print summary.json to stdout at the end
   -h, --help                 this help
@@ -129,6 +166,10 @@ export const evalCommand: Command = {
       "pod-cpus": { type: "string" },
       "pod-memory-mb": { type: "string" },
       runtime: { type: "string" },
+      slurm: { type: "boolean" },
+      nodes: { type: "string" },
+      partition: { type: "string" },
+      time: { type: "string" },
       json: { type: "boolean" },
     });
     if (values.help) return console.log(usage), 0;
@@ -138,7 +179,7 @@ export const evalCommand: Command = {
     const file = values.config ? await readConfigFile(values.config) : {};
     const flags: RawConfig = {};
     for (const [k, v] of Object.entries(values)) {
-      if (["config", "json", "help", "docker-host", "request-timeout", "no-rewrite-check", "no-diff"].includes(k)) {
+      if (NOT_FIELDS.includes(k)) {
         continue;
       }
       flags[camel(k)] = v;
@@ -147,6 +188,7 @@ export const evalCommand: Command = {
     if (values["no-diff"]) flags.workdirDiff = false;
     flags.requestTimeoutSec = values["request-timeout"];
     if (values["docker-host"]) flags.hosts = values["docker-host"];
+    flags.slurm = slurmFlags(values, file.slurm);
     const cfg = buildConfig(file, flags, values.config);
     await checkOutputFolder("eval", "--out", cfg.out); // a folder that holds a run is resumed
 
@@ -160,7 +202,12 @@ export const evalCommand: Command = {
       console.error(`\n${interrupted}`);
     });
     try {
-      const r = await evaluate(cfg, { signal: stop.signal, onFlush: (f) => flush = f });
+      if (cfg.slurm && cfg.hosts.length) {
+        throw new UsageError("eval: --slurm runs on the nodes' engines: drop --docker-host");
+      }
+      const note = (line: string) => console.error(`pgs eval: ${line}`);
+      const runJobs = cfg.slurm ? slurmRunJobs(cfg, note) : undefined;
+      const r = await evaluate(cfg, { signal: stop.signal, onFlush: (f) => flush = f, runJobs });
       const s = r.summary;
       if (stop.signal.aborted) {
         off();

@@ -22,6 +22,7 @@ exits 0.
 
   GET  /v1/health     node, capacity, inFlight, runtime, version
   POST /v1/episodes   {settings, row, rowId, sample} → the trajectory (lib/cluster/worker_protocol.ts)
+  POST /v1/stop       {reason}: stop as on SIGTERM (a runner that wrote this worker off)
 
 Options:
   --token-env NAME      require "Authorization: Bearer <value of $NAME>" on every request (required)
@@ -72,7 +73,14 @@ export const workerCommand: Command = {
     await runtime.sweepOrphans().catch(() => []); // boxes of dead pgs processes on this engine
 
     const runner = localRunner({ runtime, maxStarting });
-    const worker = createWorkerApp({ token, node, capacity, runtime: runtime.kind, runner: runner.run });
+    const worker = createWorkerApp({
+      token,
+      node,
+      capacity,
+      runtime: runtime.kind,
+      runner: runner.run,
+      onStopRequest: (why) => stop(why),
+    });
     const host = values.host ?? "127.0.0.1";
     let http: Deno.HttpServer<Deno.NetAddr>;
     try {
@@ -85,8 +93,9 @@ export const workerCommand: Command = {
 
     // SIGTERM / SIGINT: no more episodes, the running ones end as infrastructure errors, every box goes, exit 0.
     let stopping: Promise<void> | undefined;
-    const stop = (sig: string) => {
-      if (stopping) Deno.exit(130); // a second signal does not wait
+    const stop = (sig: string, fromSignal = false) => {
+      if (stopping && fromSignal) Deno.exit(130); // a second signal does not wait
+      if (stopping) return;
       stopping = (async () => {
         console.error(
           `pgs worker: ${sig}: stopping; ${worker.inFlight} running episode(s) end as infrastructure errors`,
@@ -101,7 +110,7 @@ export const workerCommand: Command = {
       })();
     };
     const handlers = (["SIGTERM", "SIGINT"] as const).map((sig) => {
-      const fn = () => stop(sig);
+      const fn = () => stop(sig, true);
       Deno.addSignalListener(sig, fn);
       return [sig, fn] as const;
     });

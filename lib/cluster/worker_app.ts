@@ -34,6 +34,8 @@ export interface WorkerAppOptions {
   runner: EpisodeRunner;
   /** Seconds a 429 asks the runner to wait (`Retry-After`; default 1). */
   retryAfterSec?: number;
+  /** Called on `POST /v1/stop` (a runner that wrote this worker off) with its reason; default: `stop()` only. */
+  onStopRequest?: (reason: string) => void;
 }
 
 /** A worker's app and its lifecycle. */
@@ -123,6 +125,17 @@ export function createWorkerApp(opts: WorkerAppOptions): WorkerApp {
       inFlight--;
       if (inFlight === 0) { for (const fn of idle) fn(); }
     }
+  });
+  // A runner that wrote this worker off (e.g. its Slurm step is gone but it still answers) ends it.
+  app.post(WORKER_PATHS.stop, async (c) => {
+    const body = await c.req.json().catch(() => ({})) as { reason?: unknown };
+    const reason = `stop asked by the runner${typeof body.reason === "string" ? `: ${body.reason}` : ""}`;
+    if (opts.onStopRequest) opts.onStopRequest(reason);
+    else if (!stopper.signal.aborted) {
+      stopReason = reason;
+      stopper.abort(new Error(reason));
+    }
+    return c.json({ stopping: true }, 202);
   });
   app.all("*", (c) =>
     fail(

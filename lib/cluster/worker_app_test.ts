@@ -133,3 +133,16 @@ Deno.test("worker app: past capacity 429 with Retry-After; stop ends running epi
   assert.deepEqual([after.status, after.json.kind], [503, "infra"]);
   assert.equal((await call(w, "GET", "/v1/health")).json.stopping, true);
 });
+
+Deno.test("worker app: POST /v1/stop (with the token) stops it, or calls onStopRequest with the reason", async () => {
+  const w = app();
+  assert.equal((await call(w, "POST", "/v1/stop", {}, { ...auth, authorization: "Bearer wrong" })).status, 401);
+  assert.equal((await call(w, "POST", "/v1/stop", { reason: "node lost" })).status, 202);
+  const after = await call(w, "POST", "/v1/episodes", REQ);
+  assert.equal(after.status, 503);
+  assert.match(after.json.error, /stop asked by the runner: node lost/);
+  const asked: string[] = [];
+  const v = app(echo, { onStopRequest: (r) => asked.push(r) });
+  assert.equal((await call(v, "POST", "/v1/stop", { reason: "x" })).status, 202);
+  assert.deepEqual(asked, ["stop asked by the runner: x"]);
+});

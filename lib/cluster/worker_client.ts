@@ -90,6 +90,13 @@ export class WorkerClient {
     return this.#call<Trajectory>("POST", WORKER_PATHS.episodes, JSON.stringify(req), opts.signal, opts.timeoutMs);
   }
 
+  /** Asks the worker to stop as on SIGTERM (`POST /v1/stop`), waiting at most `timeoutMs`; never throws. */
+  async stop(reason: string, timeoutMs = 5_000): Promise<void> {
+    await this.#call("POST", WORKER_PATHS.stop, JSON.stringify({ reason }), undefined, timeoutMs).catch(() =>
+      undefined
+    );
+  }
+
   async #call<T>(method: string, path: string, body: string | undefined, signal: AbortSignal | undefined, ms: number) {
     const timeout = AbortSignal.timeout(ms);
     const both = signal ? AbortSignal.any([signal, timeout]) : timeout;

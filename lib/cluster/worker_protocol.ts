@@ -21,7 +21,7 @@ import { readScriptFile } from "../policies/script_check.ts";
 export const WORKER_PROTOCOL = 1;
 
 /** The worker's routes. */
-export const WORKER_PATHS = { health: "/v1/health", episodes: "/v1/episodes" } as const;
+export const WORKER_PATHS = { health: "/v1/health", episodes: "/v1/episodes", stop: "/v1/stop" } as const;
 
 /**
  * What answers the turns: an endpoint and an oracle as `pgs eval` names them (`PolicyConfig`), and a script carried

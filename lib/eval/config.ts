@@ -126,6 +126,8 @@ export interface EvalConfig {
   passThreshold: number;
   /** Where the tests run, for every task (default: each task's own mode; see `resolveVerifierMode`). */
   verifierMode?: VerifierMode;
+  /** Run the episodes on the nodes of a Slurm allocation, one pgs worker per node (default: on this host). */
+  slurm?: SlurmSettings;
   /** The container runtime every engine of the run is (a registered name; default `DEFAULT_RUNTIME`, docker). */
   runtime: string;
   /**
@@ -145,6 +147,42 @@ export interface EvalConfig {
 /** A policy as `--policy` and run.json name it: `endpoint`, `oracle` or `script:PATH`. */
 export function policyLabel(p: PolicyConfig): string {
   return p.kind === "script" ? `script:${p.path}` : p.kind;
+}
+
+/** `slurm:` in the YAML (`true`, or `{nodes, partition, time}`), or `--slurm` with `--nodes`, `--partition`, `--time`. */
+export interface SlurmSettings {
+  /** Nodes to ask for outside a job (default 1; inside one, SLURM_JOB_ID's nodes are used). */
+  nodes?: number;
+  /** Partition to ask for (default: the cluster's default). */
+  partition?: string;
+  /** Time limit to ask for, as salloc takes it: minutes, H:MM:SS, D-H (default: the partition's). */
+  time?: string;
+}
+
+function slurmSettings(g: { value: unknown; where: string } | undefined): SlurmSettings | undefined {
+  if (!g || g.value === false) return undefined;
+  if (g.value === true) return {};
+  if (typeof g.value !== "object" || g.value === null || Array.isArray(g.value)) {
+    throw new UsageError(`${g.where} must be true or a mapping {nodes, partition, time}`);
+  }
+  const out: SlurmSettings = {};
+  for (const [k, v] of Object.entries(g.value as Record<string, unknown>)) {
+    if (v === undefined || v === null) continue;
+    if (k === "nodes") {
+      const n = typeof v === "string" ? Number(v) : v;
+      if (typeof n !== "number" || !Number.isInteger(n) || n < 1) {
+        throw new UsageError(`${g.where}: nodes must be an integer ≥ 1, got ${JSON.stringify(v)}`);
+      }
+      out.nodes = n;
+    } else if (k === "partition" || k === "time") {
+      const x = typeof v === "number" ? String(v) : v;
+      if (typeof x !== "string" || !/^[\w.:-]+$/.test(x)) {
+        throw new UsageError(`${g.where}: ${k} must be a name, got ${JSON.stringify(v)}`);
+      }
+      out[k] = x;
+    } else throw new UsageError(`${g.where}: unknown key ${JSON.stringify(k)} (known: nodes, partition, time)`);
+  }
+  return out;
 }
 
 /**
@@ -195,6 +233,7 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
   const passThreshold = g.number("passThreshold");
   const verifierMode = g.verifierMode("verifierMode");
   const runtime = g.oneOf("runtime", runtimeNames());
+  const slurm = slurmSettings(g.raw("slurm"));
   const storageMb = g.atLeastZero("storageMb");
   const podCpus = g.aboveZero("podCpus", false);
   const podMemoryMb = g.aboveZero("podMemoryMb", true);
@@ -281,6 +320,7 @@ export function buildConfig(file: RawConfig, flags: RawConfig, fileName = "confi
     profilesModule,
     passThreshold: passThreshold ?? DEFAULT_PASS_THRESHOLD,
     runtime: runtime ?? DEFAULT_RUNTIME,
+    ...(slurm ? { slurm } : {}),
     verifierMode,
     storageMb: storageMb ?? DEFAULT_STORAGE_MB,
     ...(podCpus !== undefined ? { podCpus } : {}),

@@ -57,6 +57,7 @@ export const FIELDS = [
   "podCpus",
   "podMemoryMb",
   "runtime",
+  "slurm",
 ] as const;
 
 /** A setting's field name. */
@@ -72,6 +73,7 @@ const FLAG_NAMES: Partial<Record<Field, string>> = {
   requestTimeoutSec: "--request-timeout",
   hosts: "--docker-host",
   workdirDiff: "--no-diff",
+  slurm: "--slurm",
 };
 
 /** The flag that sets `field`: `-k`, `--max-turns`, ... */
@@ -142,6 +144,11 @@ export class Given {
   /** Where `field` came from (its flag when it was not given). */
   where(field: Field): string {
     return this.#values.get(field)?.where ?? flagName(field);
+  }
+
+  /** The value as given, with where it came from (for readers of a field's own shape). */
+  raw(field: Field): { value: unknown; where: string } | undefined {
+    return this.#values.get(field);
   }
 
   string(field: Field): string | undefined {

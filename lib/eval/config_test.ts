@@ -141,3 +141,17 @@ Deno.test("crossRows: every row once per profile of the mix, pinned to it, each 
   // Resume matches episodes by these ids: the same rows and mix give the same ids on the next run.
   assert.deepEqual(rowIds(crossRows(rows, { opencode: 1, pi: 2 })), ids);
 });
+
+Deno.test("config: slurm is true or {nodes, partition, time}, checked; absent by default", () => {
+  const base = { tasks: "x", policy: "oracle" };
+  assert.equal(buildConfig(base, {}).slurm, undefined);
+  assert.deepEqual(buildConfig({ ...base, slurm: true }, {}).slurm, {});
+  assert.deepEqual(
+    buildConfig({ ...base, slurm: { nodes: 2, partition: "gpu", time: "1:00:00" } }, {}, "e.yaml").slurm,
+    { nodes: 2, partition: "gpu", time: "1:00:00" },
+  );
+  assert.deepEqual(buildConfig(base, { slurm: { nodes: "3" } }).slurm, { nodes: 3 });
+  assert.throws(() => buildConfig({ ...base, slurm: { nodes: 0 } }, {}, "e.yaml"), /e.yaml: slurm: nodes must be/);
+  assert.throws(() => buildConfig({ ...base, slurm: { node: 2 } }, {}, "e.yaml"), /unknown key "node"/);
+  assert.throws(() => buildConfig(base, { slurm: { time: "1; rm" } }), /--slurm: time must be a name/);
+});

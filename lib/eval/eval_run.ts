@@ -10,6 +10,7 @@ import { reportHtml } from "../report/report_html.ts";
 import { viewerData } from "../report/viewer_data.ts";
 import { viewerHtml } from "../report/viewer_html.ts";
 import { rowIds, runEpisodes } from "./run_episodes.ts";
+import type { EnvRow } from "../env/harbor_env.ts";
 import { readRunInfo, runHeader, runTitle } from "./records/run_dir.ts";
 import { summarize, type Summary } from "./records/summary.ts";
 import { latestById, readTrajectories, type Trajectory, trajectoryId, TrajectoryWriter } from "./records/trajectory.ts";
@@ -34,6 +35,31 @@ export interface EvalHooks {
   progress?: (total: number, already: number) => ProgressSink;
   /** Receives a function that writes summary.json and report.html now, synchronously (for signal handlers). */
   onFlush?: (flush: () => void) => void;
+  /**
+   * Runs the episodes somewhere else than on this host's engines (`pgs eval --slurm`: on the workers of a Slurm
+   * allocation), reporting each record through `ctx.onEpisode` (default: `runEpisodes` here).
+   */
+  runJobs?: (jobs: EvalJob[], ctx: EvalJobsContext) => Promise<void>;
+}
+
+/** One episode of a run handed to `EvalHooks.runJobs`: the row (its task_dir absolute), its id and the sample. */
+export interface EvalJob {
+  /** The row (crossed rows pin their profile). */
+  row: EnvRow;
+  /** The row's id (`rowIds`). */
+  rowId: string;
+  /** The 0-based sample. */
+  sample: number;
+}
+
+/** What `EvalHooks.runJobs` gets besides the jobs. */
+export interface EvalJobsContext {
+  /** The model recorded on trajectories, as the run resolved it. */
+  model?: string;
+  /** Records one episode (appends it to trajectories.jsonl); a later record of the same id supersedes it. */
+  onEpisode: (t: Trajectory) => void;
+  /** Stops the run. */
+  signal?: AbortSignal;
 }
 
 /** What `evaluate` returns. */
@@ -54,7 +80,7 @@ export interface EvalResult {
  */
 export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<EvalResult> {
   // 1. Everything the run needs, each failure one line before anything runs.
-  const { overlays, rows, policy, model, hosts } = await prepareRun(cfg);
+  const { overlays, rows, policy, model, hosts } = await prepareRun(cfg, { engines: !hooks.runJobs });
   // 2. The output folder: a new run, or the same run resumed (other settings are refused).
   const { out, paths, record } = await openRunFolder(cfg, fingerprint(cfg, overlays), model, rows.length);
   // 3. What is done: finished episodes are skipped, infrastructure errors retried.
@@ -88,40 +114,44 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
   const writer = new TrajectoryWriter(paths.traj);
   const progress = hooks.progress?.(expected, already) ?? new Progress(expected, already, cfg.passThreshold);
   let ran = 0;
+  const onEpisode = (t: Trajectory) => {
+    writer.append(t);
+    all.push(t);
+    ran++;
+    progress.episode(t);
+  };
   try {
-    await runEpisodes(policy, rows, {
-      profile: cfg.profile,
-      profiles: cfg.profiles,
-      profileSeed: cfg.seed,
-      harnessModel: cfg.harnessModel,
-      overlays,
-      chatTemplateKwargs: cfg.chatTemplateKwargs,
-      profileChatKwargs: cfg.profileChatTemplateKwargs,
-      maxOutput: cfg.maxOutput,
-      images: cfg.images,
-      verifierMode: cfg.verifierMode,
-      storageMb: cfg.storageMb,
-      podBudget: podBudget(cfg),
-    }, {
-      k: cfg.k,
-      maxTurns: cfg.maxTurns,
-      maxConcurrent: cfg.maxConcurrent,
-      maxStarting: cfg.maxStarting,
-      hosts,
-      runtime: cfg.runtime,
-      cross: cfg.cross,
-      workdirDiff: cfg.workdirDiff,
-      skip: done,
-      signal: hooks.signal,
-      model: cfg.policy.kind === "endpoint" ? undefined : cfg.model,
-      onEpisode: (t) => {
-        writer.append(t);
-        all.push(t);
-        ran++;
-        progress.episode(t);
-      },
-    });
+    if (hooks.runJobs) await hooks.runJobs(evalJobs(cfg, rows, done), { model, onEpisode, signal: hooks.signal });
+    else {await runEpisodes(policy, rows, {
+        profile: cfg.profile,
+        profiles: cfg.profiles,
+        profileSeed: cfg.seed,
+        harnessModel: cfg.harnessModel,
+        overlays,
+        chatTemplateKwargs: cfg.chatTemplateKwargs,
+        profileChatKwargs: cfg.profileChatTemplateKwargs,
+        maxOutput: cfg.maxOutput,
+        images: cfg.images,
+        verifierMode: cfg.verifierMode,
+        storageMb: cfg.storageMb,
+        podBudget: podBudget(cfg),
+      }, {
+        k: cfg.k,
+        maxTurns: cfg.maxTurns,
+        maxConcurrent: cfg.maxConcurrent,
+        maxStarting: cfg.maxStarting,
+        hosts,
+        runtime: cfg.runtime,
+        cross: cfg.cross,
+        workdirDiff: cfg.workdirDiff,
+        skip: done,
+        signal: hooks.signal,
+        model: cfg.policy.kind === "endpoint" ? undefined : cfg.model,
+        onEpisode,
+      });}
   } catch (e) {
+    // Workers elsewhere all lost (or refusing): what finished is kept, with its summary, for a re-run to resume.
+    if (hooks.runJobs && !hooks.signal?.aborted) flush();
     if (e instanceof EngineDownError) {
       // What finished is kept, whole: its summary is written, and a re-run resumes once the engine answers again.
       flush();
@@ -139,4 +169,16 @@ export async function evaluate(cfg: EvalConfig, hooks: EvalHooks = {}): Promise<
     progress.close();
   }
   return { summary: flush(), out, ran, skipped: already };
+}
+
+/** The episodes of a run (its rows already crossed) not yet done, sample by sample (every row's sample 0 first), as `runEpisodes` orders them. */
+function evalJobs(cfg: EvalConfig, rows: EnvRow[], done: Set<string>): EvalJob[] {
+  const ids = rowIds(rows);
+  const jobs: EvalJob[] = [];
+  for (let s = 0; s < cfg.k; s++) {
+    rows.forEach((row, i) => {
+      if (!done.has(trajectoryId(ids[i], s))) jobs.push({ row, rowId: ids[i], sample: s });
+    });
+  }
+  return jobs;
 }

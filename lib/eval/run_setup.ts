@@ -40,8 +40,8 @@ export interface PreparedRun {
   hosts: (EvalConfig["hosts"][number] & { runtime: Runtime })[];
 }
 
-/** Checks and builds everything `cfg`'s run needs; a UsageError (or InfraError) naming what is wrong. */
-export async function prepareRun(cfg: EvalConfig): Promise<PreparedRun> {
+/** Checks and builds everything `cfg`'s run needs (its engines probed unless `opts.engines` is false); a UsageError (or InfraError) naming what is wrong. */
+export async function prepareRun(cfg: EvalConfig, opts: { engines?: boolean } = {}): Promise<PreparedRun> {
   if (cfg.profilesModule) await loadProfilesModule(cfg.profilesModule);
   const overlays: LoadedOverlay[] = [];
   for (const file of cfg.overlays) {
@@ -92,7 +92,7 @@ export async function prepareRun(cfg: EvalConfig): Promise<PreparedRun> {
     ...h,
     runtime: createRuntime(cfg.runtime, { host: h.host }),
   }));
-  for (const { runtime } of hosts) {
+  for (const { runtime } of opts.engines === false ? [] : hosts) {
     const [answers] = await Promise.all([runtime.ping(), runtime.sweepOrphans().catch(() => [])]);
     if (!answers) throw new UsageError(`eval: no ${cfg.runtime} engine answers at ${runtime.engine}`);
   }
