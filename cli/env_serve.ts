@@ -20,6 +20,8 @@ import {
   verifierModeFlag,
 } from "./args.ts";
 import { listenError } from "./listen.ts";
+import { createEnvRouter, ENV_NODE_READY, startEnvNodes } from "../lib/cluster/env_router.ts";
+import { stopAllSync } from "../lib/cluster/slurm.ts";
 
 const usage = `Usage: pgs env serve [--host 127.0.0.1] [--port 8100] [--token-env NAME] [options]
 
@@ -37,6 +39,14 @@ Options:
   --host HOST               address to bind (default 127.0.0.1)
   --port N                  port (default 8100; 0 picks a free one, printed on stderr)
   --token-env NAME          require "Authorization: Bearer <value of $NAME>" on every request but /v1/health
+  --slurm                   serve from the nodes of a Slurm allocation (inside an sbatch job: its nodes; else one
+                            pgs asks salloc for and releases): a pgs env serve per node on its own engine, this one
+                            a router in front; each new episode goes to the node with the fewest open (its answer
+                            says which: "node"); a lost node's episodes answer 503 node_lost naming it. The options
+                            below apply on every node (--max-episodes: per node)
+  --nodes N                 with --slurm outside a job: nodes to ask for (default 1)
+  --partition P             with --slurm outside a job: the partition (default the cluster's)
+  --time T                  with --slurm outside a job: the time limit, as salloc takes it (default the partition's)
   --profiles a=1,b=1        weighted profile mix, one profile per group (default: ${NO_PROFILE_DIALECT})
   --profile NAME            one profile
   --harness-model NAME      the model name the emulated harnesses are configured with (their -m), or JSON
@@ -104,6 +114,11 @@ export const envServe: Command = {
       "profiles-module": { type: "string" },
       "no-rewrite-check": { type: "boolean" },
       ...TOKEN_FLAGS,
+      slurm: { type: "boolean" },
+      nodes: { type: "string" },
+      partition: { type: "string" },
+      time: { type: "string" },
+      "slurm-node": { type: "boolean" },
     });
     if (values.help) return console.log(usage), 0;
     if (positionals.length) throw new UsageError(`env serve: unexpected argument ${positionals[0]}`);
@@ -123,6 +138,10 @@ export const envServe: Command = {
     }
     const seed = values.seed === undefined ? 0 : Number(values.seed);
     if (!Number.isInteger(seed)) throw new UsageError(`env serve: --seed must be an integer, got ${values.seed}`);
+    if (!values.slurm && (values.nodes || values.partition || values.time)) {
+      throw new UsageError("env serve: --nodes, --partition and --time go with --slurm");
+    }
+    if (values.slurm) return await serveSlurm(values, token, values.host ?? "127.0.0.1", port);
     if (values["profiles-module"]) await loadProfilesModule(values["profiles-module"]);
     const overlays = await readOverlays("env serve", values.overlay as string[] | undefined);
     const storageMb = storageMbFlag("env serve", values["storage-mb"] as string | undefined);
@@ -166,6 +185,10 @@ export const envServe: Command = {
     } catch (e) {
       throw listenError("env serve", host, port, e);
     }
+    // A node of `--slurm` (started by its router): the line the router waits for.
+    if (values["slurm-node"]) {
+      console.log(`${ENV_NODE_READY}http://${host.includes(":") ? `[${host}]` : host}:${http.addr.port}`);
+    }
     console.error(
       `pgs env serve: listening on http://${host}:${http.addr.port}/v1${token ? " (bearer token required)" : ""}${
         t ? ` (token mode: ${t.tokenizer.source})` : ""
@@ -182,3 +205,67 @@ export const envServe: Command = {
     return 0;
   },
 };
+
+/** Flags that are the router's own under --slurm; every other one is passed to each node's server. */
+const ROUTER_FLAGS = new Set([
+  "help",
+  "host",
+  "port",
+  "token-env",
+  "slurm",
+  "nodes",
+  "partition",
+  "time",
+  "slurm-node",
+]);
+
+/**
+ * `--slurm`: a `pgs env serve` per node of the allocation, with every settings flag given here, and a router on
+ * `host:port` in front (lib/cluster/env_router.ts); Ctrl-C / SIGTERM ends the node servers (each removes its
+ * episodes' boxes) and releases an allocation pgs asked for.
+ */
+async function serveSlurm(
+  values: Record<string, unknown>,
+  token: string | undefined,
+  host: string,
+  port: number,
+): Promise<number> {
+  const nodes = values.nodes === undefined ? 1 : positiveInt("env serve", "nodes", values.nodes as string, 1);
+  const serveArgs: string[] = [];
+  for (const [k, v] of Object.entries(values)) {
+    if (ROUTER_FLAGS.has(k) || v === undefined || v === false) continue;
+    if (v === true) serveArgs.push(`--${k}`);
+    else for (const x of Array.isArray(v) ? v : [v]) serveArgs.push(`--${k}=${x}`);
+  }
+  // A signal ends every node's step and the allocation, synchronously, whatever the router is doing then.
+  const off = onSignal("exit", () => {
+    console.error("pgs env serve: stopping the node servers (each removes its episodes' boxes)");
+    stopAllSync(8_000);
+  });
+  const en = await startEnvNodes({
+    nodes,
+    partition: values.partition as string | undefined,
+    time: values.time as string | undefined,
+    serveArgs,
+  });
+  const router = createEnvRouter({ nodes: en.nodes, token, nodeToken: en.token });
+  let http;
+  try {
+    http = Deno.serve({ hostname: host, port, onListen: () => {} }, router.app.fetch);
+  } catch (e) {
+    await en.close();
+    off();
+    throw listenError("env serve", host, port, e);
+  }
+  const names = en.nodes.map((n) => n.name).join(", ");
+  console.error(
+    `pgs env serve: ${en.nodes.length} node(s) of Slurm job ${en.allocation.jobId}: ${names}`,
+  );
+  console.error(
+    `pgs env serve: listening on http://${host}:${http.addr.port}/v1${token ? " (bearer token required)" : ""}`,
+  );
+  await http.finished;
+  await en.close();
+  off();
+  return 0;
+}
