@@ -1,5 +1,8 @@
-/** `pgs harbor check PATH [--workers N] [--json]`. */
-import { type CheckResult, checkTasks, DEFAULT_CHECK_WORKERS } from "../lib/harbor/check.ts";
+/** `pgs harbor check PATH [--workers N] [--json] [--slurm ...]`. */
+import { type CheckOptions, type CheckResult, checkTasks, DEFAULT_CHECK_WORKERS } from "../lib/harbor/check.ts";
+import { slurmCheckJobs } from "../lib/cluster/check_jobs.ts";
+import { stopAllSync } from "../lib/cluster/slurm.ts";
+import type { SlurmSettings } from "../lib/eval/config.ts";
 import { UsageError } from "../lib/base/errors.ts";
 import { findTasks, type Task } from "../lib/task/task.ts";
 import { taskSetNotes } from "../lib/task/task_set_notes.ts";
@@ -12,15 +15,55 @@ import {
   podBudgetFlags,
   positiveInt,
   RUNTIME_HELP,
+  runtimeFlag,
   STORAGE_MB_HELP,
   storageMbFlag,
   VERIFIER_MODE_HELP,
   verifierModeFlag,
 } from "./args.ts";
 import { rewardText, TaskProgress } from "./task_progress.ts";
+import { onSignal } from "./signals.ts";
+
+/** How long a signal's exit waits for the workers' steps to end (they remove their boxes) before killing them. */
+const STOP_GRACE_MS = 8_000;
+
+/** `--slurm`, `--nodes`, `--partition`, `--time` of `cmd`, checked, or undefined without `--slurm`. */
+export function slurmCheckFlags(cmd: string, values: Record<string, unknown>): SlurmSettings | undefined {
+  const given = ["nodes", "partition", "time"].filter((k) => values[k] !== undefined);
+  if (!values.slurm) {
+    if (given.length) throw new UsageError(`${cmd}: --${given[0]} goes with --slurm`);
+    return undefined;
+  }
+  const out: SlurmSettings = {};
+  if (values.nodes !== undefined) out.nodes = positiveInt(cmd, "nodes", values.nodes as string, 1);
+  for (const k of ["partition", "time"] as const) {
+    const v = values[k] as string | undefined;
+    if (v === undefined) continue;
+    if (!/^[\w.:-]+$/.test(v)) throw new UsageError(`${cmd}: --${k} must be a name, got ${JSON.stringify(v)}`);
+    out[k] = v;
+  }
+  return out;
+}
+
+/** The check's `runJobs` on a Slurm allocation's workers; a signal ends every step and the allocation. */
+function slurmJobs(
+  slurm: SlurmSettings,
+  opts: Parameters<typeof slurmCheckJobs>[0],
+): NonNullable<CheckOptions["runJobs"]> {
+  const run = slurmCheckJobs({ ...opts, ...slurm });
+  return async (jobs, onEpisode) => {
+    const off = onSignal("exit", () => stopAllSync(STOP_GRACE_MS));
+    try {
+      await run(jobs, onEpisode);
+    } finally {
+      off();
+    }
+  };
+}
 
 const usage = `Usage: pgs harbor check PATH [--workers N] [--json] [--verifier-mode M] [--runtime R]
                         [--storage-mb N] [--pod-cpus N] [--pod-memory-mb N]
+                        [--slurm [--nodes N] [--partition P] [--time T]]
 
 Runs, for every task directory under PATH (or the one task at PATH), a nop episode (nothing done) and an oracle
 episode (solution/solve.sh), both through the real verifier. A task is valid when the oracle scores 1 and the nop
@@ -35,6 +78,13 @@ ${VERIFIER_MODE_HELP}
 ${STORAGE_MB_HELP}
 ${POD_BUDGET_HELP}
 ${RUNTIME_HELP}
+  --slurm       run the episodes on the nodes of a Slurm allocation, one pgs worker per node on its own engine
+                (--runtime's), --workers × 2 episodes at once on each: inside a job (SLURM_JOB_ID set) on its nodes,
+                else on one pgs asks for and releases at the end (docs/cluster.md); the oracle is then pgs eval's
+                (solve.sh through the default profile's shell tool)
+  --nodes N     with --slurm outside a job: nodes to ask for (default 1)
+  --partition P with --slurm outside a job: the partition (default the cluster's)
+  --time T      with --slurm outside a job: the time limit, as salloc takes it (default the partition's)
   -h, --help    this help`;
 
 function line(r: CheckResult): string {
@@ -83,6 +133,10 @@ export const harborCheck: Command = {
       "storage-mb": { type: "string" },
       ...POD_BUDGET_FLAGS,
       runtime: { type: "string" },
+      slurm: { type: "boolean" },
+      nodes: { type: "string" },
+      partition: { type: "string" },
+      time: { type: "string" },
     });
     if (values.help) return console.log(usage), 0;
     if (positionals.length !== 1) throw new UsageError("harbor check: expected one PATH (a task or a folder of tasks)");
@@ -90,8 +144,12 @@ export const harborCheck: Command = {
     const verifierMode = verifierModeFlag("harbor check", values["verifier-mode"] as string | undefined);
     const storageMb = storageMbFlag("harbor check", values["storage-mb"] as string | undefined);
     const podBudget = podBudgetFlags("harbor check", values);
+    const slurm = slurmCheckFlags("harbor check", values);
     const dirs = await findTasks(positionals[0]);
-    const runtime = await answeringRuntime("harbor check", values.runtime as string | undefined);
+    // With --slurm the engines are the nodes': this host's need not answer.
+    const runtime = slurm
+      ? runtimeFlag("harbor check", values.runtime as string | undefined)
+      : await answeringRuntime("harbor check", values.runtime as string | undefined);
     const progress = new TaskProgress(dirs.length, "invalid", Boolean(values.json));
     const loaded: Task[] = [];
     const results = await checkTasks(dirs, {
@@ -102,6 +160,16 @@ export const harborCheck: Command = {
       podBudget,
       onTask: (t) => loaded.push(t),
       onResult: (r) => progress.ended(!r.valid, line(r)),
+      runJobs: slurm
+        ? slurmJobs(slurm, {
+          maxConcurrent: 2 * workers,
+          runtime: values.runtime as string | undefined,
+          verifierMode,
+          storageMb,
+          podBudget,
+          onNote: (l) => console.error(`pgs harbor check: ${l}`),
+        })
+        : undefined,
     });
     progress.finish();
     taskSetNotes(loaded);

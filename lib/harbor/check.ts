@@ -4,6 +4,7 @@
  * engine watching (`runJobs`), through the real verifier path. A task is valid when the oracle scores 1 and the nop
  * below 1.
  */
+import type { EnvRow } from "../env/harbor_env.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { PodBudget } from "../runtime/pod_budget.ts";
 import type { ExitStatus } from "../harness/episode_state.ts";
@@ -69,6 +70,18 @@ export interface CheckResult {
   seconds: number;
 }
 
+/** One of the check's episodes, as `CheckOptions.runJobs` gets it: sample 0 is the task's oracle, 1 its nop. */
+export interface CheckJob {
+  /** The row: the task directory as given. */
+  row: EnvRow;
+  /** The row's id (`rowIds`). */
+  rowId: string;
+  /** 0 for the oracle, 1 for the nop. */
+  sample: number;
+  /** The episode's agent. */
+  agent: CheckAgent;
+}
+
 /** Options of `checkTasks`. */
 export interface CheckOptions {
   /** Tasks checked at once, each with its two episodes (default `DEFAULT_CHECK_WORKERS`). */
@@ -87,6 +100,12 @@ export interface CheckOptions {
   onResult?: (r: CheckResult) => void;
   /** Called with each loaded task before it runs (the CLI counts tasks that leave the network unset). */
   onTask?: (t: Task) => void;
+  /**
+   * Runs the episodes somewhere else than on `runtime` (`harbor check --slurm`: on the workers of a Slurm allocation,
+   * lib/cluster/check_jobs.ts), reporting each record through `onEpisode`; a record of stage `node` (an episode its
+   * lost node took with it, run again elsewhere) is superseded by the re-run's. Default: `runJobs` here.
+   */
+  runJobs?: (jobs: CheckJob[], onEpisode: (t: Trajectory) => void) => Promise<void>;
 }
 
 /** Tasks checked at once, unless told otherwise. */
@@ -233,13 +252,29 @@ export async function checkTasks(dirs: string[], opts: CheckOptions = {}): Promi
   const ids = rowIds(rows);
   const oracle = harborOraclePolicy(), nop = nopPolicy();
   const jobs: PolicyJob[] = [];
+  const checkJobs: CheckJob[] = [];
   const of = new Map<string, { at: number; agent: CheckAgent }>();
   loaded.forEach((_, at) => {
     const row = rows[at], rowId = ids[at];
     jobs.push({ row, rowId, sample: 0, policy: oracle }, { row, rowId, sample: 1, policy: nop });
+    checkJobs.push({ row, rowId, sample: 0, agent: "oracle" }, { row, rowId, sample: 1, agent: "nop" });
     of.set(trajectoryId(rowId, 0), { at, agent: "oracle" }).set(trajectoryId(rowId, 1), { at, agent: "nop" });
   });
   const ran = loaded.map((): Partial<Record<CheckAgent, Trajectory>> => ({}));
+  const onEpisode = (t: Trajectory) => {
+    if (t.exit_status === "infra_error" && t.infra_stage === "node") return; // its re-run's record follows
+    const { at, agent } = of.get(t.id)!;
+    const got = ran[at];
+    got[agent] = t;
+    if (!got.oracle || !got.nop) return;
+    const { i, task, verifierMode } = loaded[at];
+    results[i] = checkVerdict(dirs[i], task, verifierMode, got.oracle, got.nop);
+    opts.onResult?.(results[i]);
+  };
+  if (opts.runJobs) {
+    if (checkJobs.length) await opts.runJobs(checkJobs, onEpisode);
+    return results;
+  }
   // Both episodes of a task at once, as many tasks as workers; no extra limit on containers starting.
   const episodes = 2 * Math.max(1, opts.workers ?? DEFAULT_CHECK_WORKERS);
   await runJobs(jobs, {
@@ -252,15 +287,7 @@ export async function checkTasks(dirs: string[], opts: CheckOptions = {}): Promi
     maxStarting: episodes,
     maxTurns: NO_TURN_LIMIT,
     hosts: [{ host: opts.runtime?.host, runtime: opts.runtime }],
-    onEpisode: (t) => {
-      const { at, agent } = of.get(t.id)!;
-      const got = ran[at];
-      got[agent] = t;
-      if (!got.oracle || !got.nop) return;
-      const { i, task, verifierMode } = loaded[at];
-      results[i] = checkVerdict(dirs[i], task, verifierMode, got.oracle, got.nop);
-      opts.onResult?.(results[i]);
-    },
+    onEpisode,
   });
   return results;
 }

@@ -1,0 +1,137 @@
+/**
+ * `harbor check --slurm`: the check's episodes (an oracle and a nop per task) run on one pgs worker per node of a Slurm
+ * allocation, as `pgs eval --slurm` runs its own, with the worker protocol as it is: the oracle is the worker's
+ * `oracle` policy (solution/solve.sh through the default profile's shell tool, as `pgs eval --policy oracle` runs it)
+ * and the nop a script of one turn, the default profile's stop turn with an empty answer (what `nopPolicy` answers).
+ * The two go as two runs over the same workers, each with half of every worker's capacity.
+ */
+import { resolve } from "node:path";
+import type { PodBudget } from "../runtime/pod_budget.ts";
+import type { VerifierMode } from "../task/verifier_mode.ts";
+import type { CheckAgent, CheckJob, CheckOptions } from "../harbor/check.ts";
+import type { Turn } from "../script/script.ts";
+import type { Trajectory } from "../eval/records/trajectory.ts";
+import { getProfile, NO_PROFILE_DIALECT } from "../harness/registry.ts";
+import { stopTurn } from "../policies/policy.ts";
+import { type DispatchWorker, runOnWorkers } from "./dispatch.ts";
+import { startSlurmWorkers } from "./slurm_workers.ts";
+import type { EpisodeSettings } from "./worker_protocol.ts";
+
+/** What `slurmCheckJobs` asks of Slurm and of the workers. */
+export interface SlurmCheckOptions {
+  /** Nodes to ask for outside a job (default 1; inside one, all of its nodes). */
+  nodes?: number;
+  /** Partition to ask for (default the cluster's). */
+  partition?: string;
+  /** Time limit to ask for, as salloc takes it (default the partition's). */
+  time?: string;
+  /** Episodes each worker runs at once (the check's 2 × `--workers`). */
+  maxConcurrent: number;
+  /** The container runtime on every node (default the worker's, docker). */
+  runtime?: string;
+  /** Image mapping, task image → replacement (default none). */
+  images?: Record<string, string>;
+  /** Where the tests run, for every task (default: each task's own mode). */
+  verifierMode?: VerifierMode;
+  /** Disk bound in MB of each box (default the worker's, 10240; 0: none). */
+  storageMb?: number;
+  /** The most a compose task's whole pod may use (default: no total). */
+  podBudget?: PodBudget;
+  /** Aborts the start of the workers. */
+  signal?: AbortSignal;
+  /** One line for the user; default stderr. */
+  onNote?: (line: string) => void;
+}
+
+/** A turn limit the oracle never meets: the task's `[agent] timeout_sec` bounds its episode (JSON has no Infinity). */
+const ORACLE_MAX_TURNS = 10_000;
+
+/** The nop as a script: the default profile's stop turn with an empty answer, once. */
+export function nopTurns(profile = NO_PROFILE_DIALECT): Turn[] {
+  const t = stopTurn(getProfile(profile), "", 0);
+  if (t.tool_calls?.length) {
+    return [{ tool_calls: t.tool_calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments })) }];
+  }
+  return [{ content: t.content ?? "" }];
+}
+
+/** The settings a worker runs one of the check's agents with. */
+export function checkSettings(agent: CheckAgent, opts: Omit<SlurmCheckOptions, "maxConcurrent">): EpisodeSettings {
+  const s: EpisodeSettings = {
+    policy: agent === "oracle" ? { kind: "oracle" } : { kind: "script", name: "nop", turns: nopTurns() },
+    images: opts.images,
+    verifierMode: opts.verifierMode,
+    storageMb: opts.storageMb,
+    podBudget: opts.podBudget,
+    maxTurns: agent === "oracle" ? ORACLE_MAX_TURNS : 1,
+  };
+  return JSON.parse(JSON.stringify(s));
+}
+
+/** `worker` with a capacity of its own (a share of the worker's), its loss and retirement the worker's. */
+function share(w: DispatchWorker, capacity: number): DispatchWorker {
+  return {
+    node: w.node,
+    capacity,
+    runEpisode: (req, o) => w.runEpisode(req, o),
+    gone: w.gone,
+    retire: (why) => w.retire?.(why),
+  };
+}
+
+/**
+ * Runs the check's jobs on `workers`: the oracles and the nops as two runs at once, each with half of every worker's
+ * capacity (at least 1). The first failure (every node lost, a refused request) stops the other run and is thrown.
+ */
+export async function runCheckOnWorkers(
+  workers: DispatchWorker[],
+  jobs: CheckJob[],
+  onEpisode: (t: Trajectory) => void,
+  opts: Omit<SlurmCheckOptions, "maxConcurrent"> = {},
+): Promise<void> {
+  const stop = new AbortController();
+  const pass = async (agent: CheckAgent) => {
+    const mine = jobs.filter((j) => j.agent === agent).map(({ row, rowId, sample }) => ({
+      row: { ...row, task_dir: resolve(row.task_dir) }, // a path every node sees
+      rowId,
+      sample,
+    }));
+    if (!mine.length) return;
+    const shared = workers.map((w) => share(w, Math.max(1, Math.ceil(w.capacity / 2))));
+    try {
+      await runOnWorkers(shared, mine, checkSettings(agent, opts), {
+        onEpisode,
+        onNote: opts.onNote,
+        signal: stop.signal,
+      });
+    } catch (e) {
+      stop.abort(e);
+      throw e;
+    }
+  };
+  await Promise.all([pass("oracle"), pass("nop")]);
+}
+
+/** The `runJobs` hook of `harbor check --slurm`: workers started on the allocation's nodes, ended when it returns. */
+export function slurmCheckJobs(opts: SlurmCheckOptions): NonNullable<CheckOptions["runJobs"]> {
+  const note = opts.onNote ?? ((l: string) => console.error(l));
+  return async (jobs, onEpisode) => {
+    const sw = await startSlurmWorkers({
+      nodes: opts.nodes,
+      partition: opts.partition,
+      time: opts.time,
+      maxConcurrent: opts.maxConcurrent,
+      maxStarting: opts.maxConcurrent,
+      runtime: opts.runtime,
+      signal: opts.signal,
+      onNote: note,
+    });
+    try {
+      const names = sw.workers.map((w) => `${w.node} (${w.capacity})`).join(", ");
+      note(`${jobs.length} episode(s) over ${sw.workers.length} node(s) of Slurm job ${sw.allocation.jobId}: ${names}`);
+      await runCheckOnWorkers(sw.workers, jobs, onEpisode, { ...opts, onNote: note });
+    } finally {
+      await sw.close();
+    }
+  };
+}
