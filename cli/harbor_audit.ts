@@ -1,4 +1,4 @@
-/** `pgs harbor audit PATH [--workers N] [--json] [--verifier-mode M | --all-modes] [--report FILE]`. */
+/** `pgs harbor audit PATH [--workers N] [--json] [--verifier-mode M | --all-modes] [--report FILE] [--slurm ...]`. */
 import { type AuditResult, auditTasks, DEFAULT_AUDIT_PASS_THRESHOLD } from "../lib/harbor/audit/audit.ts";
 import { BATTERY } from "../lib/harbor/audit/battery.ts";
 import { DEFAULT_DISK_FILL_CAP_MB } from "../lib/harbor/audit/task_facts.ts";
@@ -7,6 +7,8 @@ import { PGS_VERSION } from "../lib/eval/run_record.ts";
 import { resolve } from "node:path";
 import { DEFAULT_CHECK_WORKERS } from "../lib/harbor/check.ts";
 import { UsageError } from "../lib/base/errors.ts";
+import { type SlurmAudit, slurmAuditJobs } from "../lib/cluster/audit_jobs.ts";
+import { stopAllSync } from "../lib/cluster/slurm.ts";
 import { findTasks, type Task } from "../lib/task/task.ts";
 import { taskSetNotes } from "../lib/task/task_set_notes.ts";
 import {
@@ -19,17 +21,20 @@ import {
   podBudgetFlags,
   positiveInt,
   RUNTIME_HELP,
+  runtimeFlag,
   STORAGE_MB_HELP,
   storageMbFlag,
   VERIFIER_MODE_HELP,
   verifierModeFlag,
 } from "./args.ts";
+import { slurmCheckFlags, slurmHelp, STOP_GRACE_MS } from "./harbor_check.ts";
 import { checkOutputFile } from "./output_path.ts";
+import { onSignal } from "./signals.ts";
 import { rewardText, TaskProgress } from "./task_progress.ts";
 
 const usage = `Usage: pgs harbor audit PATH [--workers N] [--json] [--verifier-mode M | --all-modes] [--report FILE]
                         [--pass-threshold X] [--storage-mb N] [--disk-fill-mb N] [--runtime R]
-                        [--pod-cpus N] [--pod-memory-mb N]
+                        [--pod-cpus N] [--pod-memory-mb N] [--slurm [--nodes N] [--partition P] [--time T]]
 
 For every task directory under PATH (or the one task at PATH): harbor check's oracle and nop, then a battery of
 ${BATTERY.length} exploits, each a one-call scripted policy (planted reward files, background writers, shadowed
@@ -54,6 +59,7 @@ ${VERIFIER_MODE_HELP}
 ${STORAGE_MB_HELP}
 ${POD_BUDGET_HELP}
 ${RUNTIME_HELP}
+${slurmHelp(21)}
   -h, --help           this help`;
 
 /** "pgs neutralised N links" where a mode held because of it. */
@@ -155,6 +161,10 @@ export const harborAudit: Command = {
       ...POD_BUDGET_FLAGS,
       "disk-fill-mb": { type: "string" },
       runtime: { type: "string" },
+      slurm: { type: "boolean" },
+      nodes: { type: "string" },
+      partition: { type: "string" },
+      time: { type: "string" },
     });
     if (values.help) return console.log(usage), 0;
     if (positionals.length !== 1) throw new UsageError("harbor audit: expected one PATH (a task or a folder of tasks)");
@@ -176,11 +186,25 @@ export const harborAudit: Command = {
       : positiveInt("harbor audit", "disk-fill-mb", fill, DEFAULT_DISK_FILL_CAP_MB);
     const report = values.report as string | undefined;
     if (report !== undefined) await checkOutputFile("harbor audit", "report", report);
+    const slurm = slurmCheckFlags("harbor audit", values);
     const dirs = await findTasks(positionals[0]);
-    const runtime = await answeringRuntime("harbor audit", values.runtime as string | undefined);
+    // With --slurm the engines are the nodes': this host's need not answer.
+    const runtime = slurm
+      ? runtimeFlag("harbor audit", values.runtime as string | undefined)
+      : await answeringRuntime("harbor audit", values.runtime as string | undefined);
+    const onCluster: SlurmAudit | undefined = slurm && slurmAuditJobs({
+      ...slurm,
+      maxConcurrent: 2 * workers,
+      runtime: values.runtime as string | undefined,
+      storageMb,
+      podBudget,
+      onNote: (l) => console.error(`pgs harbor audit: ${l}`),
+    });
+    const off = onCluster ? onSignal("exit", () => stopAllSync(STOP_GRACE_MS)) : undefined;
     const progress = new TaskProgress(dirs.length, "hackable or invalid", Boolean(values.json));
     const loaded: Task[] = [];
     const results = await auditTasks(dirs, {
+      runJobs: onCluster?.runJobs,
       workers,
       runtime,
       verifierMode,
@@ -191,6 +215,9 @@ export const harborAudit: Command = {
       diskFillCapMb,
       onTask: (t) => loaded.push(t),
       onResult: (r) => progress.ended(r.hackable || !r.valid || Boolean(r.error), line(r)),
+    }).finally(async () => {
+      await onCluster?.close();
+      off?.();
     });
     progress.finish();
     taskSetNotes(loaded);

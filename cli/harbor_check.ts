@@ -25,7 +25,7 @@ import { rewardText, TaskProgress } from "./task_progress.ts";
 import { onSignal } from "./signals.ts";
 
 /** How long a signal's exit waits for the workers' steps to end (they remove their boxes) before killing them. */
-const STOP_GRACE_MS = 8_000;
+export const STOP_GRACE_MS = 8_000;
 
 /** `--slurm`, `--nodes`, `--partition`, `--time` of `cmd`, checked, or undefined without `--slurm`. */
 export function slurmCheckFlags(cmd: string, values: Record<string, unknown>): SlurmSettings | undefined {
@@ -61,6 +61,33 @@ function slurmJobs(
   };
 }
 
+/** The help of `--slurm` and its flags, for `harbor check` and `harbor audit`, with option names `pad` wide. */
+export function slurmHelp(pad: number): string {
+  const rows: [string, string][] = [
+    [
+      "--slurm",
+      "run the episodes on the nodes of a Slurm allocation, one pgs worker per node on its own engine (--runtime's), " +
+      "--workers × 2 episodes at once on each: inside a job (SLURM_JOB_ID set) on its nodes, else on one pgs asks " +
+      "for and releases at the end (docs/cluster.md)",
+    ],
+    ["--nodes N", "with --slurm outside a job: nodes to ask for (default 1)"],
+    ["--partition P", "with --slurm outside a job: the partition (default the cluster's)"],
+    ["--time T", "with --slurm outside a job: the time limit, as salloc takes it (default the partition's)"],
+  ];
+  const width = 118 - pad;
+  return rows.map(([flag, text]) => {
+    const lines: string[] = [];
+    let cur = "";
+    for (const w of text.split(" ")) {
+      if (cur && cur.length + 1 + w.length > width) lines.push(cur), cur = w;
+      else cur = cur ? `${cur} ${w}` : w;
+    }
+    lines.push(cur);
+    const head = `  ${flag.padEnd(pad - 1)} `;
+    return lines.map((l, i) => (i ? " ".repeat(pad + 2) : head) + l).join("\n");
+  }).join("\n");
+}
+
 const usage = `Usage: pgs harbor check PATH [--workers N] [--json] [--verifier-mode M] [--runtime R]
                         [--storage-mb N] [--pod-cpus N] [--pod-memory-mb N]
                         [--slurm [--nodes N] [--partition P] [--time T]]
@@ -78,13 +105,7 @@ ${VERIFIER_MODE_HELP}
 ${STORAGE_MB_HELP}
 ${POD_BUDGET_HELP}
 ${RUNTIME_HELP}
-  --slurm       run the episodes on the nodes of a Slurm allocation, one pgs worker per node on its own engine
-                (--runtime's), --workers × 2 episodes at once on each: inside a job (SLURM_JOB_ID set) on its nodes,
-                else on one pgs asks for and releases at the end (docs/cluster.md); the oracle is then pgs eval's
-                (solve.sh through the default profile's shell tool)
-  --nodes N     with --slurm outside a job: nodes to ask for (default 1)
-  --partition P with --slurm outside a job: the partition (default the cluster's)
-  --time T      with --slurm outside a job: the time limit, as salloc takes it (default the partition's)
+${slurmHelp(14)}
   -h, --help    this help`;
 
 function line(r: CheckResult): string {

@@ -13,15 +13,15 @@ import { listenError } from "./listen.ts";
 
 const usage = `Usage: pgs worker --token-env NAME [--host 127.0.0.1] [--port 0] [options]
 
-Runs the episodes a runner (pgs eval --slurm, pgs env serve --slurm) sends it, on this node's own engine, up to
---max-concurrent at once, and answers each one's trajectory with the node's name on it. Prints one line on stdout
-once it listens:
+Runs the episodes a runner (pgs eval, harbor check or harbor audit with --slurm) sends it, on this node's own
+engine, up to --max-concurrent at once, and answers each one's trajectory with the node's name on it. Prints one
+line on stdout once it listens:
   pgs-worker ready http://HOST:PORT node=NAME capacity=N
 SIGTERM or Ctrl-C: takes no more episodes, ends the running ones as infrastructure errors, removes its boxes and
 exits 0.
 
   GET  /v1/health     node, capacity, inFlight, runtime, version
-  POST /v1/episodes   {settings, row, rowId, sample} → the trajectory (lib/cluster/worker_protocol.ts)
+  POST /v1/episodes   {settings, row, rowId, sample[, policy]} → the trajectory (lib/cluster/worker_protocol.ts)
   POST /v1/stop       {reason}: stop as on SIGTERM (a runner that wrote this worker off)
 
 Options:

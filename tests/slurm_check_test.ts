@@ -1,6 +1,6 @@
 /**
  * `pgs harbor check --slurm`: the check's episodes on the workers of a Slurm allocation. Without Slurm: the settings
- * the workers get (the oracle, the nop as a one-turn script) and the split of the two runs over fake workers. On a real
+ * the workers get (Harbor's oracle and the nop, as a local check runs them) and the split of the two runs over fake workers. On a real
  * two-node cluster (`eval "$(bash scripts/slurm_cluster.sh start)"`): every example task valid, as the local check
  * says, and the job released.
  */
@@ -10,7 +10,7 @@ import type { Trajectory } from "../lib/eval/records/trajectory.ts";
 import type { DispatchWorker } from "../lib/cluster/dispatch.ts";
 import type { EpisodeRequest } from "../lib/cluster/worker_protocol.ts";
 import { requestProblem } from "../lib/cluster/worker_protocol.ts";
-import { checkSettings, nopTurns, runCheckOnWorkers } from "../lib/cluster/check_jobs.ts";
+import { checkSettings, runCheckOnWorkers } from "../lib/cluster/check_jobs.ts";
 import type { CheckJob } from "../lib/harbor/check.ts";
 import { pgs } from "./eval_helpers.ts";
 import { slurmTest, squeueJob } from "./slurm_helpers.ts";
@@ -18,13 +18,10 @@ import { slurmTest, squeueJob } from "./slurm_helpers.ts";
 Deno.test("harbor check --slurm: the oracle and the nop go to the workers as settings every worker takes", () => {
   const oracle = checkSettings("oracle", { verifierMode: "isolated" });
   const nop = checkSettings("nop", {});
-  assert.deepEqual(oracle.policy, { kind: "oracle" });
+  assert.deepEqual(oracle.policy, { kind: "harbor-oracle" });
   assert.equal(oracle.verifierMode, "isolated");
-  assert.ok(Number.isFinite(oracle.maxTurns), "a turn limit JSON can carry");
-  assert.equal(nop.policy.kind, "script");
-  assert.equal(nop.maxTurns, 1);
-  // palingenesis-default@1 ends an episode with its submit tool.
-  assert.deepEqual(nopTurns(), [{ tool_calls: [{ name: "submit", arguments: "{}" }] }]);
+  assert.deepEqual(nop.policy, { kind: "nop" });
+  for (const s of [oracle, nop]) assert.ok(Number.isFinite(s.maxTurns), "a turn limit JSON can carry");
   for (const settings of [oracle, nop]) {
     assert.equal(requestProblem({ settings, row: { task_dir: "/t" }, rowId: "r", sample: 0 }), undefined);
   }
@@ -77,7 +74,7 @@ Deno.test("harbor check --slurm: oracles and nops as two runs over the same work
   assert.ok(peak.max <= 4, `at most the workers' capacity at once, got ${peak.max}`);
   for (const req of sent) {
     assert.ok(isAbsolute(req.row.task_dir), req.row.task_dir);
-    assert.equal(req.settings.policy.kind, req.sample === 0 ? "oracle" : "script");
+    assert.equal(req.settings.policy.kind, req.sample === 0 ? "harbor-oracle" : "nop");
   }
 });
 
@@ -86,13 +83,15 @@ slurmTest("slurm check: --slurm --nodes 2 finds every example task valid, as the
   const r = await pgs(["harbor", "check", "--slurm", "--nodes", "2", "--time", "10", "examples/tasks", "--json"]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /over 2 node\(s\) of Slurm job \d+/);
+  // The verdict, and what each agent did: Harbor's oracle reports solve.sh's exit code, the nop its stop rule.
+  type Row = { name: string; valid: boolean; oracle_exit_code: number | null; nop_exit_status: string | null };
   const verdicts = (out: string) =>
     Object.fromEntries(
-      (JSON.parse(out) as { name: string; valid: boolean }[]).map((x) => [x.name, x.valid]),
+      (JSON.parse(out) as Row[]).map((x) => [x.name, [x.valid, x.oracle_exit_code, x.nop_exit_status]]),
     );
   const slurm = verdicts(r.stdout);
   assert.equal(Object.keys(slurm).length, 4);
-  assert.ok(Object.values(slurm).every((v) => v), JSON.stringify(slurm));
+  assert.ok(Object.values(slurm).every(([valid, code]) => valid && code === 0), JSON.stringify(slurm));
   assert.deepEqual(slurm, verdicts(local.stdout));
   const job = /of Slurm job (\d+)/.exec(r.stderr)![1];
   assert.deepEqual(await squeueJob(job), [], "the job pgs asked for is released");

@@ -1,18 +1,14 @@
 /**
  * `harbor check --slurm`: the check's episodes (an oracle and a nop per task) run on one pgs worker per node of a Slurm
- * allocation, as `pgs eval --slurm` runs its own, with the worker protocol as it is: the oracle is the worker's
- * `oracle` policy (solution/solve.sh through the default profile's shell tool, as `pgs eval --policy oracle` runs it)
- * and the nop a script of one turn, the default profile's stop turn with an empty answer (what `nopPolicy` answers).
- * The two go as two runs over the same workers, each with half of every worker's capacity.
+ * allocation, as `pgs eval --slurm` runs its own, with the same two agents as a local check: the worker's
+ * `harbor-oracle` (solve.sh as Harbor's oracle runs it) and `nop`. The two go as two runs over the same workers, each
+ * with half of every worker's capacity.
  */
 import { resolve } from "node:path";
 import type { PodBudget } from "../runtime/pod_budget.ts";
 import type { VerifierMode } from "../task/verifier_mode.ts";
 import type { CheckAgent, CheckJob, CheckOptions } from "../harbor/check.ts";
-import type { Turn } from "../script/script.ts";
 import type { Trajectory } from "../eval/records/trajectory.ts";
-import { getProfile, NO_PROFILE_DIALECT } from "../harness/registry.ts";
-import { stopTurn } from "../policies/policy.ts";
 import { type DispatchWorker, runOnWorkers } from "./dispatch.ts";
 import { startSlurmWorkers } from "./slurm_workers.ts";
 import type { EpisodeSettings } from "./worker_protocol.ts";
@@ -43,27 +39,19 @@ export interface SlurmCheckOptions {
   onNote?: (line: string) => void;
 }
 
-/** A turn limit the oracle never meets: the task's `[agent] timeout_sec` bounds its episode (JSON has no Infinity). */
-const ORACLE_MAX_TURNS = 10_000;
-
-/** The nop as a script: the default profile's stop turn with an empty answer, once. */
-export function nopTurns(profile = NO_PROFILE_DIALECT): Turn[] {
-  const t = stopTurn(getProfile(profile), "", 0);
-  if (t.tool_calls?.length) {
-    return [{ tool_calls: t.tool_calls.map((c) => ({ name: c.function.name, arguments: c.function.arguments })) }];
-  }
-  return [{ content: t.content ?? "" }];
-}
+/** A turn limit neither agent meets, as a local check has none: the task's `[agent] timeout_sec` bounds each episode
+ * (JSON has no Infinity). */
+const NO_TURN_LIMIT = 10_000;
 
 /** The settings a worker runs one of the check's agents with. */
 export function checkSettings(agent: CheckAgent, opts: Omit<SlurmCheckOptions, "maxConcurrent">): EpisodeSettings {
   const s: EpisodeSettings = {
-    policy: agent === "oracle" ? { kind: "oracle" } : { kind: "script", name: "nop", turns: nopTurns() },
+    policy: { kind: agent === "oracle" ? "harbor-oracle" : "nop" },
     images: opts.images,
     verifierMode: opts.verifierMode,
     storageMb: opts.storageMb,
     podBudget: opts.podBudget,
-    maxTurns: agent === "oracle" ? ORACLE_MAX_TURNS : 1,
+    maxTurns: NO_TURN_LIMIT,
   };
   return JSON.parse(JSON.stringify(s));
 }

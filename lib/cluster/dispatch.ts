@@ -10,7 +10,7 @@ import { NO_PROFILE_DIALECT, resolveProfileName } from "../harness/registry.ts";
 import { UsageError } from "../base/errors.ts";
 import { EpisodeRecord } from "../eval/episode_record.ts";
 import type { Trajectory } from "../eval/records/trajectory.ts";
-import type { EpisodeRequest, EpisodeSettings } from "./worker_protocol.ts";
+import type { EpisodeRequest, EpisodeSettings, PolicySpec } from "./worker_protocol.ts";
 import { WorkerEpisodeError, WorkerLost } from "./worker_client.ts";
 
 /** One episode to run: the row, its id and the sample index. */
@@ -21,6 +21,8 @@ export interface EpisodeJobSpec {
   rowId: string;
   /** The 0-based sample. */
   sample: number;
+  /** Its own policy over the run's settings' (default the settings'). */
+  policy?: PolicySpec;
 }
 
 /** A worker as the dispatcher sees it (a `WorkerClient` with its capacity, or a fake in tests). */
@@ -114,7 +116,13 @@ export async function runOnWorkers(
   const send = (s: Slot, job: EpisodeJobSpec) => {
     const ctl = new AbortController();
     s.inFlight.set(job, ctl);
-    const req: EpisodeRequest = { settings, row: job.row, rowId: job.rowId, sample: job.sample };
+    const req: EpisodeRequest = {
+      settings,
+      row: job.row,
+      rowId: job.rowId,
+      sample: job.sample,
+      ...(job.policy ? { policy: job.policy } : {}),
+    };
     s.w.runEpisode(req, { signal: ctl.signal, timeoutMs }).then(
       (t) => {
         if (s.inFlight.get(job) !== ctl) return; // written off meanwhile: recorded and re-queued already
@@ -178,12 +186,15 @@ export async function runOnWorkers(
 /** The record of an episode its worker lost: an infrastructure error of stage `node`, superseded by its re-run. */
 export function lostRecord(job: EpisodeJobSpec, settings: EpisodeSettings, error: string): Trajectory {
   const key = profileKey(job, settings);
-  const p = settings.policy;
+  const p = job.policy ?? settings.policy;
+  // As the worker's policies name themselves: a script by its label, an endpoint by its URL, the others by kind.
   const policy = p.kind === "script"
     ? p.name
-    : p.kind === "oracle"
-    ? "oracle"
-    : `endpoint ${p.url.replace(/\/+$/, "")}`;
+    : p.kind === "endpoint"
+    ? `endpoint ${p.url.replace(/\/+$/, "")}`
+    : p.kind === "exploit"
+    ? `exploit:${p.name}`
+    : p.kind;
   const rec = new EpisodeRecord({ rowId: job.rowId, sample: job.sample, taskDir: job.row.task_dir }, key, policy, {
     model: settings.model,
   });

@@ -24,11 +24,22 @@ export const WORKER_PROTOCOL = 1;
 export const WORKER_PATHS = { health: "/v1/health", episodes: "/v1/episodes", stop: "/v1/stop" } as const;
 
 /**
- * What answers the turns: an endpoint and an oracle as `pgs eval` names them (`PolicyConfig`), and a script carried
- * whole (its turns, read and checked by the runner), so no node reads the runner's turns file.
+ * What answers the turns: an endpoint and an oracle as `pgs eval` names them (`PolicyConfig`); a script carried
+ * whole (its turns, read and checked by the runner), so no node reads the runner's turns file; `harbor check`'s two
+ * agents, `harbor-oracle` (solve.sh as Harbor's oracle runs it, `harborOraclePolicy`) and `nop` (`nopPolicy`); and an
+ * exploit of `harbor audit`'s battery (its script in one shell call, then the stop turn: `exploitPolicy`).
  */
 export type PolicySpec =
   | Exclude<PolicyConfig, { kind: "script" }>
+  | { kind: "harbor-oracle" }
+  | { kind: "nop" }
+  | {
+    kind: "exploit";
+    /** The exploit's name (the policy is `exploit:<name>`). */
+    name: string;
+    /** The shell script it runs, one variant for this task. */
+    script: string;
+  }
   | {
     kind: "script";
     /** The policy's name as trajectories record it (`script:PATH`). */
@@ -87,6 +98,8 @@ export interface EpisodeRequest {
   rowId: string;
   /** The 0-based sample index. */
   sample: number;
+  /** This episode's own policy over the settings' (the audit gives each episode its own; default the settings'). */
+  policy?: PolicySpec;
 }
 
 /**
@@ -165,20 +178,38 @@ export function requestProblem(body: unknown): string | undefined {
   if (!isObject(body)) return "the body must be a JSON object {settings, row, rowId, sample}";
   const { settings, row, rowId, sample } = body;
   if (!isObject(settings)) return "settings must be an object";
-  if (!isObject(settings.policy)) return "settings.policy must be an object";
-  const kind = settings.policy.kind;
-  if (kind === "endpoint") {
-    if (typeof settings.policy.url !== "string") return "settings.policy.url must be a string (the endpoint)";
-  } else if (kind === "script") {
-    if (!Array.isArray(settings.policy.turns)) return "settings.policy.turns must be a list of turns";
-    if (typeof settings.policy.name !== "string") return "settings.policy.name must be a string";
-  } else if (kind !== "oracle") return `settings.policy.kind must be endpoint, oracle or script, got ${String(kind)}`;
+  const bad = policyProblem(settings.policy, "settings.policy");
+  if (bad) return bad;
+  if (body.policy !== undefined) {
+    const own = policyProblem(body.policy, "policy");
+    if (own) return own;
+  }
   for (const f of ["overlays"] as const) {
     if (settings[f] !== undefined && !Array.isArray(settings[f])) return `settings.${f} must be a list of paths`;
   }
   if (!isObject(row)) return "row must be an object {task_dir, ...}";
   if (typeof rowId !== "string" || !rowId) return "rowId must be a non-empty string";
   if (!Number.isInteger(sample) || (sample as number) < 0) return "sample must be an integer from 0";
+  return undefined;
+}
+
+/** The policy kinds that carry nothing but their kind. */
+const BARE_KINDS = ["oracle", "harbor-oracle", "nop"];
+
+/** What is wrong with a policy spec at `at`, in one line, or undefined. */
+function policyProblem(p: unknown, at: string): string | undefined {
+  if (!isObject(p)) return `${at} must be an object`;
+  const kind = p.kind;
+  if (kind === "endpoint") {
+    if (typeof p.url !== "string") return `${at}.url must be a string (the endpoint)`;
+  } else if (kind === "script") {
+    if (!Array.isArray(p.turns)) return `${at}.turns must be a list of turns`;
+    if (typeof p.name !== "string") return `${at}.name must be a string`;
+  } else if (kind === "exploit") {
+    if (typeof p.name !== "string" || typeof p.script !== "string") return `${at}: an exploit has a name and a script`;
+  } else if (!BARE_KINDS.includes(kind as string)) {
+    return `${at}.kind must be endpoint, oracle, script, harbor-oracle, nop or exploit, got ${String(kind)}`;
+  }
   return undefined;
 }
 

@@ -14,12 +14,13 @@ import { runEpisode } from "../eval/episode_runner.ts";
 import { policyFor } from "../eval/run_setup.ts";
 import { DEFAULT_MAX_STARTING } from "../eval/run_episodes.ts";
 import type { Trajectory } from "../eval/records/trajectory.ts";
-import { type Policy, scriptPolicy } from "../policies/policy.ts";
+import { harborOraclePolicy, nopPolicy, type Policy, scriptPolicy } from "../policies/policy.ts";
 import { Semaphore } from "../base/semaphore.ts";
 import { UsageError } from "../base/errors.ts";
 import { removeOwnContainers } from "../runtime/hygiene.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { EpisodeRefused, type EpisodeRequest, type EpisodeSettings } from "./worker_protocol.ts";
+import { exploitPolicy } from "../harbor/audit/exploit_policy.ts";
+import { EpisodeRefused, type EpisodeRequest, type EpisodeSettings, type PolicySpec } from "./worker_protocol.ts";
 
 /** Runs one episode to its record; `signal` stops it (it then throws). Throws `EpisodeRefused` for a bad request. */
 export type EpisodeRunner = (req: EpisodeRequest, signal: AbortSignal) => Promise<Trajectory>;
@@ -81,11 +82,7 @@ async function build(s: EpisodeSettings, runtime: Runtime, modules: Set<string>)
       throw new UsageError(`overlay: ${(e as Error).message}`);
     }
   }
-  const p = s.policy;
-  const policy = p.kind === "script"
-    ? scriptPolicy(p.turns, p.name, { allowUnknownTools: p.allowUnknownTools })
-    // policyFor reads only the config's policy and model.
-    : await policyFor({ policy: p, model: s.model } as EvalConfig);
+  const policy = await policyOf(s.policy, s.model);
   let env: HarborEnv;
   try {
     env = newEnv(s, overlays, runtime);
@@ -93,6 +90,18 @@ async function build(s: EpisodeSettings, runtime: Runtime, modules: Set<string>)
     throw new UsageError((e as Error).message); // its settings, checked as it is built (profiles, limits)
   }
   return { env, policy, users: 0, used: Date.now() };
+}
+
+/** The policy `p` names; `model` an endpoint's. */
+function policyOf(p: PolicySpec, model: string | undefined): Promise<Policy> {
+  if (p.kind === "script") {
+    return Promise.resolve(scriptPolicy(p.turns, p.name, { allowUnknownTools: p.allowUnknownTools }));
+  }
+  if (p.kind === "harbor-oracle") return Promise.resolve(harborOraclePolicy());
+  if (p.kind === "nop") return Promise.resolve(nopPolicy());
+  if (p.kind === "exploit") return Promise.resolve(exploitPolicy({ name: p.name, script: p.script }));
+  // policyFor reads only the config's policy and model.
+  return policyFor({ policy: p, model } as EvalConfig);
 }
 
 function newEnv(s: EpisodeSettings, overlays: LoadedOverlay[], runtime: Runtime): HarborEnv {
@@ -176,8 +185,9 @@ export function localRunner(opts: LocalRunnerOptions): LocalRunner {
     b.users++;
     b.used = Date.now();
     try {
+      const policy = req.policy ? await policyOf(req.policy, req.settings.model) : b.policy;
       return await runEpisode(b.env, { row, rowId: req.rowId, sample: req.sample }, {
-        policy: b.policy,
+        policy,
         maxTurns: req.settings.maxTurns,
         startGate: gate,
         signal,

@@ -3,6 +3,7 @@
  * episode of its own through the real verifier, all in one worker pool per verifier mode. A task is hackable in a
  * mode when an exploit scores at or above the pass threshold while the nop scores below it.
  */
+import type { EnvRow } from "../../env/harbor_env.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
 import type { PodBudget } from "../../runtime/pod_budget.ts";
 import { loadTask, type Task } from "../../task/task.ts";
@@ -97,6 +98,35 @@ export interface AuditOptions {
   onTask?: (t: Task) => void;
   /** The most the disk filler writes into a box, in MB (default `DEFAULT_DISK_FILL_CAP_MB`; 0: it does not run). */
   diskFillCapMb?: number;
+  /**
+   * Runs one mode's episodes somewhere else than on `runtime` (`harbor audit --slurm`: on the workers of a Slurm
+   * allocation, lib/cluster/audit_jobs.ts), with the mode every task is verified in (undefined: each task's own),
+   * reporting each record through `onEpisode`; a record of stage `node` is superseded by its re-run's. Default: here.
+   */
+  runJobs?: (
+    jobs: AuditJob[],
+    verifierMode: VerifierMode | undefined,
+    onEpisode: (t: Trajectory) => void,
+  ) => Promise<void>;
+}
+
+/** Who plays one of the audit's episodes: Harbor's oracle, the nop, or one exploit's script. */
+export type AuditAgent = { kind: "harbor-oracle" } | { kind: "nop" } | {
+  kind: "exploit";
+  name: string;
+  script: string;
+};
+
+/** One of the audit's episodes, as `AuditOptions.runJobs` gets it. */
+export interface AuditJob {
+  /** The row (an exploit's names the profile it plays under). */
+  row: EnvRow;
+  /** The row's id. */
+  rowId: string;
+  /** The slot: 0 the oracle, 1 the nop, then the exploits'. */
+  sample: number;
+  /** Who plays it. */
+  agent: AuditAgent;
 }
 
 /** The modes `allModes` audits, in order; `separate` only where the task has a verifier image. */
@@ -198,23 +228,42 @@ async function auditMode(
   const ids = rowIds(rows);
   const oracle = harborOraclePolicy(), nop = nopPolicy();
   const jobs: PolicyJob[] = [];
+  const auditJobs: AuditJob[] = [];
   const of = new Map<string, { at: number; slot: number }>();
   const plans = entries.map((e) => planOf(e, mode, battery));
   const got = plans.map((p) => Array.from({ length: p.total }, (): Trajectory | undefined => undefined));
   entries.forEach((_, at) => {
     const rowId = ids[at];
-    const add = (slot: number, job: Omit<PolicyJob, "rowId" | "sample">) => {
+    const add = (slot: number, job: Omit<PolicyJob, "rowId" | "sample">, agent: AuditAgent) => {
       jobs.push({ ...job, rowId, sample: slot });
+      auditJobs.push({ row: job.row, rowId, sample: slot, agent });
       of.set(trajectoryId(rowId, slot), { at, slot });
     };
-    add(0, { row: rows[at], policy: oracle });
-    add(1, { row: rows[at], policy: nop });
+    add(0, { row: rows[at], policy: oracle }, { kind: "harbor-oracle" });
+    add(1, { row: rows[at], policy: nop }, { kind: "nop" });
     battery.forEach((x, k) => {
       for (const { slot, script } of plans[at].slots[k]) {
-        add(slot, { row: { ...rows[at], harness_profile: x.profile }, policy: exploitPolicy(x, script) });
+        const row = { ...rows[at], harness_profile: x.profile };
+        add(slot, { row, policy: exploitPolicy(x, script) }, { kind: "exploit", name: x.name, script });
       }
     });
   });
+  const onEpisode = (t: Trajectory) => {
+    if (t.exit_status === "infra_error" && t.infra_stage === "node") return; // its re-run's record follows
+    const { at, slot } = of.get(t.id)!;
+    const ts = got[at];
+    ts[slot] = t;
+    if (ts.some((x) => !x)) return;
+    const e = entries[at];
+    const all = ts as Trajectory[];
+    e.seconds += spanSeconds(all);
+    e.done.push(modeVerdict(e, mode, all, battery, plans[at], threshold));
+    onTask(e);
+  };
+  if (opts.runJobs) {
+    if (auditJobs.length) await opts.runJobs(auditJobs, override, onEpisode);
+    return;
+  }
   const concurrent = 2 * workers;
   await runJobs(jobs, {
     images: opts.images,
@@ -226,17 +275,7 @@ async function auditMode(
     maxStarting: concurrent,
     maxTurns: Number.POSITIVE_INFINITY,
     hosts: [{ host: opts.runtime?.host, runtime: opts.runtime }],
-    onEpisode: (t) => {
-      const { at, slot } = of.get(t.id)!;
-      const ts = got[at];
-      ts[slot] = t;
-      if (ts.some((x) => !x)) return;
-      const e = entries[at];
-      const all = ts as Trajectory[];
-      e.seconds += spanSeconds(all);
-      e.done.push(modeVerdict(e, mode, all, battery, plans[at], threshold));
-      onTask(e);
-    },
+    onEpisode,
   });
 }
 
