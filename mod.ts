@@ -122,6 +122,7 @@ export {
 export { type Boxes, type StartOptions, WarmPool, type WarmPoolOptions } from "./lib/env/warm_pool.ts";
 export {
   type CheckAgent,
+  type CheckJob,
   type CheckOptions,
   type CheckOutcome,
   type CheckResult,
@@ -131,6 +132,8 @@ export {
 } from "./lib/harbor/check.ts";
 export {
   AUDIT_MODES,
+  type AuditAgent,
+  type AuditJob,
   type AuditOptions,
   type AuditResult,
   auditTasks,
