@@ -29,10 +29,10 @@ export const LAYERS: [prefix: string, rank: number][] = [
   ["lib/export/", 8],
   ["lib/eval/", 9],
   ["lib/harbor/", 10],
-  ["lib/cluster/", 10],
-  ["cli/", 11],
-  ["mod.ts", 12],
-  ["main.ts", 13],
+  ["lib/cluster/", 11],
+  ["cli/", 12],
+  ["mod.ts", 13],
+  ["main.ts", 14],
 ];
 
 /**
