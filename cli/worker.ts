@@ -12,6 +12,7 @@ import { answeringRuntime, type Command, parseFlags, positiveInt, RUNTIME_HELP }
 import { listenError } from "./listen.ts";
 
 const usage = `Usage: pgs worker --token-env NAME [--host 127.0.0.1] [--port 0] [options]
+       pgs worker --sweep [--runtime R]
 
 Runs the episodes a runner (pgs eval, harbor check or harbor audit with --slurm) sends it, on this node's own
 engine, up to --max-concurrent at once, and answers each one's trajectory with the node's name on it. Prints one
@@ -23,6 +24,9 @@ exits 0.
   GET  /v1/health     node, capacity, inFlight, runtime, version
   POST /v1/episodes   {settings, row, rowId, sample[, policy]} → the trajectory (lib/cluster/worker_protocol.ts)
   POST /v1/stop       {reason}: stop as on SIGTERM (a runner that wrote this worker off)
+
+--sweep removes the boxes pgs processes that died on this node left on its engine (a worker killed outright) and
+exits: the runner starts one on a node whose worker it lost without an answer.
 
 Options:
   --token-env NAME      require "Authorization: Bearer <value of $NAME>" on every request (required)
@@ -36,6 +40,15 @@ ${RUNTIME_HELP}
 
 /** How long a stop waits for the running episodes' requests to be answered, and for box creations in flight. */
 const STOP_MS = 30_000;
+
+/** `--sweep`: the boxes of dead pgs processes on this node's engine removed, said in one line. */
+async function sweep(runtimeName: string | undefined, node: string | undefined): Promise<number> {
+  const runtime = await answeringRuntime("worker", runtimeName);
+  const gone = await runtime.sweepOrphans();
+  const name = node ?? (Deno.env.get("SLURMD_NODENAME") || hostname());
+  console.log(`pgs-worker swept ${gone.length} box(es) of dead pgs processes on ${name} (${runtime.engine})`);
+  return 0;
+}
 
 /** The `worker` command. */
 export const workerCommand: Command = {
@@ -52,9 +65,11 @@ export const workerCommand: Command = {
       "max-concurrent": { type: "string" },
       "max-starting": { type: "string" },
       runtime: { type: "string" },
+      sweep: { type: "boolean" },
     });
     if (values.help) return console.log(usage), 0;
     if (positionals.length) throw new UsageError(`worker: unexpected argument ${positionals[0]}`);
+    if (values.sweep) return await sweep(values.runtime as string | undefined, values.node);
     const tokenEnv = values["token-env"];
     if (!tokenEnv) throw new UsageError("worker: give --token-env NAME (the variable holding the run's token)");
     const token = Deno.env.get(tokenEnv);
@@ -94,7 +109,9 @@ export const workerCommand: Command = {
     // SIGTERM / SIGINT: no more episodes, the running ones end as infrastructure errors, every box goes, exit 0.
     let stopping: Promise<void> | undefined;
     const stop = (sig: string, fromSignal = false) => {
-      if (stopping && fromSignal) Deno.exit(130); // a second signal does not wait
+      // A second Ctrl-C does not wait. A second SIGTERM does: Slurm and the runner may each send one (a cancelled
+      // step, then the runner writing it off), and the boxes must go first; Slurm's SIGKILL after KillWait is the force.
+      if (stopping && fromSignal && sig === "SIGINT") Deno.exit(130);
       if (stopping) return;
       stopping = (async () => {
         console.error(
@@ -117,7 +134,12 @@ export const workerCommand: Command = {
     await http.finished;
     await stopping;
     for (const [sig, fn] of handlers) Deno.removeSignalListener(sig, fn);
-    console.error(`pgs worker: stopped; no box of this worker is left on ${runtime.engine}`);
+    console.error(
+      runtime.down
+        ? `pgs worker: stopped; ${runtime.engine} does not answer, so boxes of this worker may be left there ` +
+          "(the next pgs on this node, or pgs worker --sweep, removes them)"
+        : `pgs worker: stopped; no box of this worker is left on ${runtime.engine}`,
+    );
     return 0;
   },
 };

@@ -19,14 +19,34 @@ if (ignored && TIER === "ci") {
   );
 }
 
-/** `Deno.test` for a test that needs a Slurm cluster (`ci` tier): ignored, the reason in its name, when there is none. */
+/**
+ * The lock every Slurm test holds while it runs, across the suite's parallel test processes: the test cluster's nodes
+ * take one job each, and some tests kill a node's slurmd, so two of them at once would wait on or break each other.
+ */
+const SLURM_LOCK = `${Deno.env.get("TMPDIR") ?? "/tmp"}/pgs-slurm-tests.lock`;
+
+/** Runs `fn` holding `SLURM_LOCK` (an exclusive flock, released when the file closes, even if the process dies). */
+async function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+  const file = await Deno.open(SLURM_LOCK, { create: true, write: true });
+  try {
+    await file.lock(true);
+    return await fn();
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * `Deno.test` for a test that needs a Slurm cluster (`ci` tier): one at a time across the suite, and ignored, the
+ * reason in its name, when there is none.
+ */
 export function slurmTest(name: string, fn: (t: Deno.TestContext) => Promise<void>): void {
   ciTest({
     name: ignored ? `${name} (skipped: ${slurmAbsent})` : name,
     ignore: ignored,
     fn: async (t) => {
       if (slurmAbsent !== undefined) throw new Error(`${slurmAbsent} (PGS_SLURM_REQUIRED=1 requires Slurm)`);
-      await fn(t);
+      await oneAtATime(() => fn(t));
     },
   });
 }

@@ -8,7 +8,7 @@
 import { type Context, Hono } from "npm:hono@4.13.19";
 import type { HttpApp } from "../base/http_app.ts";
 import { SlurmAllocation, slurmAvailable, SlurmError, type SlurmStep } from "./slurm.ts";
-import { nodeAddress, pgsArgv } from "./slurm_workers.ts";
+import { nodeAddress, pgsArgv, sweepNode } from "./slurm_workers.ts";
 
 /** The environment variable the node servers read the run's token from. */
 export const ENV_NODE_TOKEN_ENV = "PGS_ENV_NODE_TOKEN";
@@ -273,11 +273,17 @@ export async function startEnvNodes(opts: EnvNodesOptions): Promise<EnvNodes> {
     ? SlurmAllocation.attach()
     : await SlurmAllocation.request({ nodes: opts.nodes ?? 1, partition: opts.partition, time: opts.time });
   const note = opts.onNote ?? ((l: string) => console.error(l));
-  const close = () => allocation.release(8_000);
+  const retiring: Promise<void>[] = [];
+  const close = async () => {
+    await Promise.all(retiring); // sweeps of lost nodes run in the allocation: they end before it is released
+    await allocation.release(8_000);
+  };
   try {
     const token = crypto.randomUUID().replaceAll("-", "") + crypto.randomUUID().replaceAll("-", "");
     const names = await allocation.aliveNodes();
-    const started = await Promise.allSettled(names.map((n) => startNode(allocation, n, token, opts)));
+    const started = await Promise.allSettled(
+      names.map((n) => startNode(allocation, n, token, opts, (p) => retiring.push(p))),
+    );
     const nodes: EnvNode[] = [];
     const failed: string[] = [];
     started.forEach((r, i) => {
@@ -298,7 +304,19 @@ export async function startEnvNodes(opts: EnvNodesOptions): Promise<EnvNodes> {
   }
 }
 
-async function startNode(a: SlurmAllocation, node: string, token: string, opts: EnvNodesOptions): Promise<EnvNode> {
+/** The `--runtime` of `pgs env serve`'s flags, if given. */
+function runtimeOf(serveArgs: string[]): string | undefined {
+  const i = serveArgs.indexOf("--runtime");
+  return i >= 0 ? serveArgs[i + 1] : serveArgs.find((a) => a.startsWith("--runtime="))?.slice("--runtime=".length);
+}
+
+async function startNode(
+  a: SlurmAllocation,
+  node: string,
+  token: string,
+  opts: EnvNodesOptions,
+  onRetire: (done: Promise<void>) => void,
+): Promise<EnvNode> {
   const host = await nodeAddress(node);
   const argv = [
     ...pgsArgv(),
@@ -322,7 +340,13 @@ async function startNode(a: SlurmAllocation, node: string, token: string, opts: 
       const tail = step.stderrTail(2);
       return `its step ${step.stepId ?? "?"} ended (${how})${tail ? `: ${tail}` : ""}`;
     });
-    return { name: node, url, gone, retire: () => void step.stop(5_000).catch(() => undefined) };
+    // A server that is written off is stopped; one `scancel` killed outright left its boxes, which a sweep removes.
+    const retire = () =>
+      onRetire((async () => {
+        await step.stop(5_000).catch(() => undefined);
+        await sweepNode(a, node, runtimeOf(opts.serveArgs)).catch(() => undefined);
+      })());
+    return { name: node, url, gone, retire };
   } catch (e) {
     await step.stop(2_000).catch(() => undefined);
     throw e;

@@ -51,8 +51,18 @@ const READY = "pgs-worker ready ";
 export class SlurmWorker implements DispatchWorker {
   /** Resolves with a reason when its step ends. */
   readonly gone: Promise<string>;
-  /** The worker at `client.url`, running as `step`. */
-  constructor(readonly client: WorkerClient, readonly capacity: number, readonly step: SlurmStep) {
+  /** Settles once a written-off worker is ended and its node swept (at once while it is not written off). */
+  retired: Promise<void> = Promise.resolve();
+  /**
+   * The worker at `client.url`, running as `step`; `sweep` removes what a worker killed outright left on its node's
+   * engine (default: nothing to do).
+   */
+  constructor(
+    readonly client: WorkerClient,
+    readonly capacity: number,
+    readonly step: SlurmStep,
+    readonly sweep: () => Promise<void> = () => Promise.resolve(),
+  ) {
     this.gone = step.exited.then((x) => {
       const how = x.signal ? `signal ${x.signal}` : `code ${x.code}`;
       const tail = step.stderrTail(2);
@@ -69,12 +79,34 @@ export class SlurmWorker implements DispatchWorker {
   }
   /**
    * Ends a worker written off: asks it to stop (a worker whose node's slurmd died outlives its step and still
-   * answers, and then removes its boxes itself) and stops its step.
+   * answers, and then removes its boxes itself) and stops its step. A worker that does not answer was killed outright
+   * (`scancel` of its step sends SIGKILL), so a step on its node sweeps what it left (`pgs worker --sweep`).
    */
   retire(reason: string): void {
-    this.client.stop(reason).catch(() => undefined);
-    this.step.stop(5_000).catch(() => undefined);
+    this.retired = (async () => {
+      const answered = await this.client.stop(reason);
+      await this.step.stop(5_000).catch(() => undefined);
+      if (!answered) await this.sweep().catch(() => undefined);
+    })();
   }
+}
+
+/** How long a sweep step on a node may take before it is stopped. */
+const SWEEP_MS = 60_000;
+
+/** Runs `pgs worker --sweep` as a step on `node` of `a`, bounded by `SWEEP_MS`; best effort (a dead node fails). */
+export async function sweepNode(a: SlurmAllocation, node: string, runtime: string | undefined): Promise<void> {
+  const step = a.startStep(node, [...pgsArgv(), "worker", "--sweep", "--node", node, ...runtimeArgs(runtime)]);
+  const timer = setTimeout(() => step.stop(2_000).catch(() => undefined), SWEEP_MS);
+  try {
+    await step.exited;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function runtimeArgs(runtime: string | undefined): string[] {
+  return runtime ? ["--runtime", runtime] : [];
 }
 
 /** The command line that runs this same pgs: the compiled binary, or `deno run -A main.ts` from source. */
@@ -107,12 +139,16 @@ export async function startSlurmWorkers(opts: SlurmWorkersOptions): Promise<Slur
     signal: opts.signal,
   });
   const note = opts.onNote ?? ((l: string) => console.error(l));
-  const close = () => allocation.release(5_000);
+  const workers: SlurmWorker[] = [];
+  const close = async () => {
+    // Sweeps of nodes whose workers were lost run in the allocation: they end before it is released.
+    await Promise.all(workers.map((w) => w.retired));
+    await allocation.release(5_000);
+  };
   try {
     const token = crypto.randomUUID().replaceAll("-", "") + crypto.randomUUID().replaceAll("-", "");
     const nodes = await allocation.aliveNodes();
     const started = await Promise.allSettled(nodes.map((n) => startOne(allocation, n, token, opts)));
-    const workers: SlurmWorker[] = [];
     const failed: string[] = [];
     started.forEach((r, i) => {
       if (r.status === "fulfilled") workers.push(r.value);
@@ -146,7 +182,7 @@ async function startOne(a: SlurmAllocation, node: string, token: string, opts: S
     "--max-concurrent",
     String(opts.maxConcurrent),
     ...(opts.maxStarting ? ["--max-starting", String(opts.maxStarting)] : []),
-    ...(opts.runtime ? ["--runtime", opts.runtime] : []),
+    ...runtimeArgs(opts.runtime),
   ];
   const step = a.startStep(node, argv, { [TOKEN_ENV]: token });
   try {
@@ -154,7 +190,7 @@ async function startOne(a: SlurmAllocation, node: string, token: string, opts: S
     const url = line.slice(READY.length).split(" ")[0];
     const client = new WorkerClient({ url, token, node });
     const h = await client.health({ signal: opts.signal });
-    return new SlurmWorker(client, h.capacity, step);
+    return new SlurmWorker(client, h.capacity, step, () => sweepNode(a, node, opts.runtime));
   } catch (e) {
     await step.stop(2_000).catch(() => undefined);
     throw e;

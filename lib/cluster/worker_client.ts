@@ -90,10 +90,14 @@ export class WorkerClient {
     return this.#call<Trajectory>("POST", WORKER_PATHS.episodes, JSON.stringify(req), opts.signal, opts.timeoutMs);
   }
 
-  /** Asks the worker to stop as on SIGTERM (`POST /v1/stop`), waiting at most `timeoutMs`; never throws. */
-  async stop(reason: string, timeoutMs = 5_000): Promise<void> {
-    await this.#call("POST", WORKER_PATHS.stop, JSON.stringify({ reason }), undefined, timeoutMs).catch(() =>
-      undefined
+  /**
+   * Asks the worker to stop as on SIGTERM (`POST /v1/stop`), waiting at most `timeoutMs`; true when it answered,
+   * false when it did not (gone, or silent); never throws.
+   */
+  async stop(reason: string, timeoutMs = 5_000): Promise<boolean> {
+    return await this.#call("POST", WORKER_PATHS.stop, JSON.stringify({ reason }), undefined, timeoutMs).then(
+      () => true,
+      () => false,
     );
   }
 
