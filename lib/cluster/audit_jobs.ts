@@ -5,9 +5,9 @@
  */
 import { resolve } from "node:path";
 import type { AuditOptions } from "../harbor/audit/audit.ts";
-import { checkSettings, type SlurmCheckOptions } from "./check_jobs.ts";
+import { checkSettings, type SlurmCheckOptions, startCheckWorkers } from "./check_jobs.ts";
 import { type DispatchWorker, type EpisodeJobSpec, runOnWorkers } from "./dispatch.ts";
-import { type SlurmWorkers, startSlurmWorkers } from "./slurm_workers.ts";
+import type { SlurmWorkers } from "./slurm_workers.ts";
 
 /** The audit's `runJobs` on a Slurm allocation, and the end of its workers. */
 export interface SlurmAudit {
@@ -38,18 +38,7 @@ export function slurmAuditJobs(opts: SlurmCheckOptions): SlurmAudit {
   const note = opts.onNote ?? ((l: string) => console.error(l));
   let started: Promise<{ sw: SlurmWorkers; workers: ReturnType<typeof tracked>[] }> | undefined;
   const start = async () => {
-    const sw = await startSlurmWorkers({
-      nodes: opts.nodes,
-      partition: opts.partition,
-      time: opts.time,
-      maxConcurrent: opts.maxConcurrent,
-      maxStarting: opts.maxConcurrent,
-      runtime: opts.runtime,
-      signal: opts.signal,
-      onNote: note,
-    });
-    const names = sw.workers.map((w) => `${w.node} (${w.capacity})`).join(", ");
-    note(`episodes over ${sw.workers.length} node(s) of Slurm job ${sw.allocation.jobId}: ${names}`);
+    const sw = await startCheckWorkers(opts, note, "episodes");
     return { sw, workers: sw.workers.map(tracked) };
   };
   return {

@@ -10,7 +10,7 @@ import type { VerifierMode } from "../task/verifier_mode.ts";
 import type { CheckAgent, CheckJob, CheckOptions } from "../harbor/check.ts";
 import type { Trajectory } from "../eval/records/trajectory.ts";
 import { type DispatchWorker, runOnWorkers } from "./dispatch.ts";
-import { startSlurmWorkers } from "./slurm_workers.ts";
+import { type SlurmWorkers, startSlurmWorkers } from "./slurm_workers.ts";
 import type { EpisodeSettings } from "./worker_protocol.ts";
 
 /** What `slurmCheckJobs` asks of Slurm and of the workers. */
@@ -100,23 +100,36 @@ export async function runCheckOnWorkers(
   await Promise.all([pass("oracle"), pass("nop")]);
 }
 
+/**
+ * Starts the workers of a check or an audit on the allocation's nodes (`opts.maxConcurrent` each) and says where in
+ * one line, `what` leading it.
+ */
+export async function startCheckWorkers(
+  opts: SlurmCheckOptions,
+  note: (line: string) => void,
+  what: string,
+): Promise<SlurmWorkers> {
+  const sw = await startSlurmWorkers({
+    nodes: opts.nodes,
+    partition: opts.partition,
+    time: opts.time,
+    maxConcurrent: opts.maxConcurrent,
+    maxStarting: opts.maxConcurrent,
+    runtime: opts.runtime,
+    signal: opts.signal,
+    onNote: note,
+  });
+  const names = sw.workers.map((w) => `${w.node} (${w.capacity})`).join(", ");
+  note(`${what} over ${sw.workers.length} node(s) of Slurm job ${sw.allocation.jobId}: ${names}`);
+  return sw;
+}
+
 /** The `runJobs` hook of `harbor check --slurm`: workers started on the allocation's nodes, ended when it returns. */
 export function slurmCheckJobs(opts: SlurmCheckOptions): NonNullable<CheckOptions["runJobs"]> {
   const note = opts.onNote ?? ((l: string) => console.error(l));
   return async (jobs, onEpisode) => {
-    const sw = await startSlurmWorkers({
-      nodes: opts.nodes,
-      partition: opts.partition,
-      time: opts.time,
-      maxConcurrent: opts.maxConcurrent,
-      maxStarting: opts.maxConcurrent,
-      runtime: opts.runtime,
-      signal: opts.signal,
-      onNote: note,
-    });
+    const sw = await startCheckWorkers(opts, note, `${jobs.length} episode(s)`);
     try {
-      const names = sw.workers.map((w) => `${w.node} (${w.capacity})`).join(", ");
-      note(`${jobs.length} episode(s) over ${sw.workers.length} node(s) of Slurm job ${sw.allocation.jobId}: ${names}`);
       await runCheckOnWorkers(sw.workers, jobs, onEpisode, { ...opts, onNote: note });
     } finally {
       await sw.close();
