@@ -3,7 +3,7 @@
  * ends (`scancel -s TERM J.S`, then `scancel J.S` and a kill of srun). Made by `SlurmAllocation.startStep`.
  */
 import { parseStepLaunch, srunVerbose } from "./slurm_hostlist.ts";
-import { slurmCall, slurmCallSync, SlurmError } from "./slurm.ts";
+import { slurmCall, slurmCallSync, SlurmError } from "./slurm_call.ts";
 
 const STDOUT_KEPT = 200;
 const STDERR_KEPT = 40;
