@@ -6,10 +6,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createEnvServer } from "../lib/env/server_app.ts";
 import { HarborEnv } from "../lib/env/harbor_env.ts";
-import { startStub } from "../stub/server.ts";
 import type { Docker } from "../lib/runtime/docker/mod.ts";
 import { countPidContainers, dockerTest, requireDocker } from "./docker_helpers.ts";
-import { ROOT } from "./eval_helpers.ts";
+import { countStub, ROOT } from "./eval_helpers.ts";
 import { EXAMPLE_TASKS } from "./profile_helpers.ts";
 import { registerBuiltins } from "../profiles/mod.ts";
 
@@ -157,16 +156,7 @@ dockerTest("env serve API: a row's max_turns ends the episode; idle episodes are
 
 dockerTest("examples/python/pgs_env_client.py drives pgs env serve with the stub as the model", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pgs_env_py_" });
-  const stub = await startStub({
-    turns: [
-      { tool_calls: [{ name: "bash", arguments: { command: "awk '$3 == \"ERROR\"' app.log | wc -l" } }] },
-      { content: "Answer: 35" },
-    ],
-    out: join(dir, "requests.jsonl"),
-    model: "stub",
-    hostname: "127.0.0.1",
-    advance: "history",
-  });
+  const stub = await countStub(dir);
   const s = server({ profiles: { pi: 1, opencode: 1 } });
   const abort = new AbortController();
   const http = Deno.serve({ hostname: "127.0.0.1", port: 0, signal: abort.signal, onListen: () => {} }, s.app.fetch);

@@ -49,6 +49,23 @@ export async function stubEval(dir: string, turns: Turn[], args: string[]): Prom
   }
 }
 
+/**
+ * A stub that plays count-error-lines by history (one bash call, then "Answer: 35"), as model `stub`, recording its
+ * requests in `dir/requests.jsonl`: the model of the tests that drive env serve through the Python client.
+ */
+export function countStub(dir: string): ReturnType<typeof startStub> {
+  return startStub({
+    turns: [
+      { tool_calls: [{ name: "bash", arguments: { command: "awk '$3 == \"ERROR\"' app.log | wc -l" } }] },
+      { content: "Answer: 35" },
+    ],
+    out: join(dir, "requests.jsonl"),
+    model: "stub",
+    hostname: "127.0.0.1",
+    advance: "history",
+  });
+}
+
 /** Starts `pgs eval ...args` in the background (stderr piped). */
 export function spawnEval(args: string[]): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {

@@ -8,8 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { slurmCall } from "../lib/cluster/slurm.ts";
-import { startStub } from "../stub/server.ts";
-import { ROOT } from "./eval_helpers.ts";
+import { countStub, ROOT } from "./eval_helpers.ts";
 import { EXAMPLE_TASKS } from "./profile_helpers.ts";
 import { slurmTest, squeueJob, squeueSteps, waitFor } from "./slurm_helpers.ts";
 
@@ -53,16 +52,7 @@ slurmTest(
   "slurm env serve: the Python client through one address, both nodes used, a lost node named, SIGTERM releases",
   async () => {
     const dir = await Deno.makeTempDir({ prefix: "pgs-slurm-env-" });
-    const stub = await startStub({
-      turns: [
-        { tool_calls: [{ name: "bash", arguments: { command: "awk '$3 == \"ERROR\"' app.log | wc -l" } }] },
-        { content: "Answer: 35" },
-      ],
-      out: join(dir, "requests.jsonl"),
-      model: "stub",
-      hostname: "127.0.0.1",
-      advance: "history",
-    });
+    const stub = await countStub(dir);
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", join(ROOT, "main.ts"), "env", "serve", "--slurm", "--nodes", "2", "--time", "10"].concat(
         ["--port", "0", "--token-env", "PGS_T", "--profile", "pi", "--max-episodes", "4"],
